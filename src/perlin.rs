@@ -1,0 +1,232 @@
+//! [`Perlin`]: permutation tables, seeding, one-point `noiseN` and batch `fillN`.
+
+use crate::error::check_lengths;
+use crate::kernel;
+use crate::simd::portable::Portable;
+use crate::simd::scalar::Scalar;
+use crate::simd::{PermTable, Simd};
+use crate::{Error, Level};
+use std::fmt;
+use std::sync::Arc;
+
+/// Ken Perlin's published permutation (`ImprovedNoise.java`, 2002).
+pub(crate) const KEN_PERMUTATION: [u8; 256] = [
+    151, 160, 137, 91, 90, 15, 131, 13, 201, 95, 96, 53, 194, 233, 7, 225, 140, 36, 103, 30, 69,
+    142, 8, 99, 37, 240, 21, 10, 23, 190, 6, 148, 247, 120, 234, 75, 0, 26, 197, 62, 94, 252, 219,
+    203, 117, 35, 11, 32, 57, 177, 33, 88, 237, 149, 56, 87, 174, 20, 125, 136, 171, 168, 68, 175,
+    74, 165, 71, 134, 139, 48, 27, 166, 77, 146, 158, 231, 83, 111, 229, 122, 60, 211, 133, 230,
+    220, 105, 92, 41, 55, 46, 245, 40, 244, 102, 143, 54, 65, 25, 63, 161, 1, 216, 80, 73, 209, 76,
+    132, 187, 208, 89, 18, 169, 200, 196, 135, 130, 116, 188, 159, 86, 164, 100, 109, 198, 173,
+    186, 3, 64, 52, 217, 226, 250, 124, 123, 5, 202, 38, 147, 118, 126, 255, 82, 85, 212, 207, 206,
+    59, 227, 47, 16, 58, 17, 182, 189, 28, 42, 223, 183, 170, 213, 119, 248, 152, 2, 44, 154, 163,
+    70, 221, 153, 101, 155, 167, 43, 172, 9, 129, 22, 39, 253, 19, 98, 108, 110, 79, 113, 224, 232,
+    178, 185, 112, 104, 218, 246, 97, 228, 251, 34, 242, 193, 238, 210, 144, 12, 191, 179, 162,
+    241, 81, 51, 145, 235, 249, 14, 239, 107, 49, 192, 214, 31, 181, 199, 106, 157, 184, 84, 204,
+    176, 115, 121, 50, 45, 127, 4, 150, 254, 138, 236, 205, 93, 222, 114, 67, 29, 24, 72, 243, 141,
+    128, 195, 78, 66, 215, 61, 156, 180,
+];
+
+/// SplitMix64 (Steele, Lea, Flood 2014): the PRNG behind [`Perlin::new`].
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (Lemire's multiply-and-reject; no modulo bias).
+    fn below(&mut self, n: u64) -> u64 {
+        let threshold = n.wrapping_neg() % n;
+        loop {
+            let m = u128::from(self.next()) * u128::from(n);
+            if (m as u64) >= threshold {
+                return (m >> 64) as u64;
+            }
+        }
+    }
+}
+
+/// Gradient noise after Ken Perlin's "Improving Noise" (2002), in 1 to 4
+/// dimensions, one point at a time or over slices.
+///
+/// Cloning is cheap (the table is shared). Every method gives the same bits
+/// at every [`Level`] and on every CPU; see the crate docs for the exact
+/// semantics, ranges and the handling of NaN, infinities and huge values.
+#[derive(Clone)]
+pub struct Perlin {
+    table: Arc<PermTable>,
+    level: Level,
+}
+
+impl fmt::Debug for Perlin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Perlin")
+            .field("permutation_start", &&self.table.bytes[..8])
+            .field("level", &self.level)
+            .finish()
+    }
+}
+
+impl PartialEq for Perlin {
+    /// Same permutation (the level does not change any output).
+    fn eq(&self, other: &Perlin) -> bool {
+        self.table == other.table
+    }
+}
+
+impl Perlin {
+    fn from_table(p: &[u8; 256]) -> Perlin {
+        Perlin {
+            table: Arc::new(PermTable::new(p)),
+            level: Level::detect(),
+        }
+    }
+
+    /// Ken Perlin's published permutation: `noise3` is his `ImprovedNoise`.
+    pub fn reference() -> Perlin {
+        Perlin::from_table(&KEN_PERMUTATION)
+    }
+
+    /// A permutation shuffled from `seed`, the same on every platform.
+    ///
+    /// Fisher–Yates over `0, 1, …, 255`: for `i` from 255 down to 1, swap entry
+    /// `i` with entry `j`, `j` uniform in `0..=i`, drawn from SplitMix64
+    /// seeded with `seed` by Lemire's multiply-and-reject method.
+    pub fn new(seed: u64) -> Perlin {
+        let mut p: [u8; 256] = std::array::from_fn(|i| i as u8);
+        let mut rng = SplitMix64(seed);
+        for i in (1..256usize).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            p.swap(i, j);
+        }
+        Perlin::from_table(&p)
+    }
+
+    /// The permutation in use.
+    pub fn permutation(&self) -> [u8; 256] {
+        self.table.permutation()
+    }
+
+    /// The same noise, computed at `level` by the batch methods.
+    ///
+    /// Err([`Error::Unsupported`]) when this CPU cannot run `level`.
+    pub fn with_level(self, level: Level) -> Result<Perlin, Error> {
+        if level.is_available() {
+            Ok(Perlin { level, ..self })
+        } else {
+            Err(Error::Unsupported(level))
+        }
+    }
+
+    /// The level the batch methods run at ([`Level::detect`] unless set).
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// 1D noise at `x`, in [-1, 1].
+    pub fn noise1(&self, x: f32) -> f32 {
+        let s = Scalar;
+        kernel::noise1(s, &s.perm_table(&self.table), x)
+    }
+
+    /// 2D noise at `(x, y)`: the `z = 0` slice of [`Perlin::noise3`].
+    pub fn noise2(&self, x: f32, y: f32) -> f32 {
+        let s = Scalar;
+        kernel::noise2(s, &s.perm_table(&self.table), x, y)
+    }
+
+    /// 3D noise at `(x, y, z)`; Ken Perlin's improved noise.
+    pub fn noise3(&self, x: f32, y: f32, z: f32) -> f32 {
+        let s = Scalar;
+        kernel::noise3(s, &s.perm_table(&self.table), x, y, z)
+    }
+
+    /// 4D noise at `(x, y, z, w)`.
+    pub fn noise4(&self, x: f32, y: f32, z: f32, w: f32) -> f32 {
+        let s = Scalar;
+        kernel::noise4(s, &s.perm_table(&self.table), x, y, z, w)
+    }
+
+    /// `out[i] = noise1(xs[i])` for every `i`.
+    ///
+    /// Err([`Error::LengthMismatch`]) with `out` untouched if lengths differ.
+    pub fn fill1(&self, xs: &[f32], out: &mut [f32]) -> Result<(), Error> {
+        check_lengths(xs.len(), &[("out", out.len())])?;
+        dispatch!(self, fill1(xs, out));
+        Ok(())
+    }
+
+    /// `out[i] = noise2(xs[i], ys[i])` for every `i`.
+    ///
+    /// Err([`Error::LengthMismatch`]) with `out` untouched if lengths differ.
+    pub fn fill2(&self, xs: &[f32], ys: &[f32], out: &mut [f32]) -> Result<(), Error> {
+        check_lengths(xs.len(), &[("ys", ys.len()), ("out", out.len())])?;
+        dispatch!(self, fill2(xs, ys, out));
+        Ok(())
+    }
+
+    /// `out[i] = noise3(xs[i], ys[i], zs[i])` for every `i`.
+    ///
+    /// Err([`Error::LengthMismatch`]) with `out` untouched if lengths differ.
+    pub fn fill3(&self, xs: &[f32], ys: &[f32], zs: &[f32], out: &mut [f32]) -> Result<(), Error> {
+        check_lengths(
+            xs.len(),
+            &[("ys", ys.len()), ("zs", zs.len()), ("out", out.len())],
+        )?;
+        dispatch!(self, fill3(xs, ys, zs, out));
+        Ok(())
+    }
+
+    /// `out[i] = noise4(xs[i], ys[i], zs[i], ws[i])` for every `i`.
+    ///
+    /// Err([`Error::LengthMismatch`]) with `out` untouched if lengths differ.
+    pub fn fill4(
+        &self,
+        xs: &[f32],
+        ys: &[f32],
+        zs: &[f32],
+        ws: &[f32],
+        out: &mut [f32],
+    ) -> Result<(), Error> {
+        check_lengths(
+            xs.len(),
+            &[
+                ("ys", ys.len()),
+                ("zs", zs.len()),
+                ("ws", ws.len()),
+                ("out", out.len()),
+            ],
+        )?;
+        dispatch!(self, fill4(xs, ys, zs, ws, out));
+        Ok(())
+    }
+}
+
+/// Runs batch entry point `$fill` at `$perlin`'s level. The kernel is chosen
+/// here, once per call; the token check is one relaxed atomic load.
+macro_rules! dispatch {
+    ($perlin:expr, $fill:ident($($arg:expr),*)) => {{
+        let table: &PermTable = &$perlin.table;
+        match $perlin.level {
+            Level::Scalar => kernel::$fill(Scalar, table, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 if let Some(t) = crate::simd::x86_64::avx512::Avx512::new() => {
+                // SAFETY: the token `t` exists, so AVX-512 F/BW/VBMI were detected.
+                unsafe { crate::simd::x86_64::avx512::$fill(t, table, $($arg),*) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 if let Some(t) = crate::simd::x86_64::avx2::Avx2::new() => {
+                // SAFETY: the token `t` exists, so AVX2 was detected.
+                unsafe { crate::simd::x86_64::avx2::$fill(t, table, $($arg),*) }
+            }
+            // Portable, or an AVX level with_level() refused to set (unreachable;
+            // falling back would still give the same bits).
+            _ => kernel::$fill(Portable, table, $($arg),*),
+        }
+    }};
+}
+use dispatch;

@@ -1,0 +1,80 @@
+//! The lane trait the kernels are written against, and its backends.
+//!
+//! A backend is a zero-sized *token* type. Holding a token proves that the CPU
+//! supports the backend's instructions (`Avx2::new()` returns `None` otherwise),
+//! so every method takes `self` and is safe to call. The vector types of the
+//! `std::arch` backends are private newtypes that only token methods create, so
+//! their operator impls run only where the token existed.
+//!
+//! Contract every backend keeps, so that all levels give the same bits:
+//! - `+`, `-`, `*` on [`Simd::F`] are single IEEE-754 binary32 operations,
+//!   round to nearest even, never fused; the kernel fixes their order.
+//! - [`Simd::floor`] is exact IEEE floor for every input (−0 stays −0, NaN and
+//!   ±inf pass through).
+//! - [`Simd::cell`] maps an already floored value to its lattice index mod 256
+//!   (0..=255): the low byte of x86 `cvttps2dq`, which is exact for every
+//!   finite value (those with |x| ≥ 2³¹ are multiples of 256 and give 0) and 0
+//!   for NaN and ±inf.
+//! - [`Simd::perm`] returns `P[i mod 256]` for every lane, any `i`.
+//! - [`Simd::table16`] / [`Simd::table32`] return `t[h mod 16]` / `t[h mod 32]`.
+//! - [`Simd::canonical_nan`] replaces every NaN by `f32::NAN` (payloads of
+//!   NaNs differ between instruction forms; the canonical one does not).
+
+use std::ops::{Add, Mul, Sub};
+
+pub(crate) mod portable;
+pub(crate) mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
+
+/// Most lanes any backend has (AVX-512: 16 `f32`).
+pub(crate) const MAX_LANES: usize = 16;
+
+/// A permutation of 0..=255, stored twice so that a 4-byte read at any index
+/// ≤ 255 (AVX2's dword gather) stays inside the array.
+#[derive(Clone, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(crate) struct PermTable {
+    pub(crate) bytes: [u8; 512],
+}
+
+impl PermTable {
+    pub(crate) fn new(p: &[u8; 256]) -> PermTable {
+        let mut bytes = [0u8; 512];
+        bytes[..256].copy_from_slice(p);
+        bytes[256..].copy_from_slice(p);
+        PermTable { bytes }
+    }
+
+    pub(crate) fn permutation(&self) -> [u8; 256] {
+        let mut p = [0u8; 256];
+        p.copy_from_slice(&self.bytes[..256]);
+        p
+    }
+}
+
+/// Lane-wise operations of one backend. See the module docs for the contract.
+pub(crate) trait Simd: Copy {
+    /// Points per step.
+    const LANES: usize;
+    /// `LANES` × `f32`.
+    type F: Copy + Add<Output = Self::F> + Sub<Output = Self::F> + Mul<Output = Self::F>;
+    /// `LANES` × `i32` (wrapping adds).
+    type I: Copy + Add<Output = Self::I>;
+    /// The permutation in the form this backend reads fastest.
+    type Perm<'a>: Copy;
+
+    fn splat(self, v: f32) -> Self::F;
+    fn splat_i(self, v: i32) -> Self::I;
+    /// Loads `src[..LANES]`; panics if `src` is shorter.
+    fn load(self, src: &[f32]) -> Self::F;
+    /// Stores into `dst[..LANES]`; panics if `dst` is shorter.
+    fn store(self, v: Self::F, dst: &mut [f32]);
+    fn floor(self, v: Self::F) -> Self::F;
+    fn cell(self, floored: Self::F) -> Self::I;
+    fn perm_table(self, t: &PermTable) -> Self::Perm<'_>;
+    fn perm(self, t: &Self::Perm<'_>, i: Self::I) -> Self::I;
+    fn table16(self, t: &[f32; 16], h: Self::I) -> Self::F;
+    fn table32(self, t: &[f32; 32], h: Self::I) -> Self::F;
+    fn canonical_nan(self, v: Self::F) -> Self::F;
+}

@@ -1,0 +1,78 @@
+//! The portable backend: `wide::f32x8`, whose instructions are fixed when the
+//! crate is compiled (`cfg(target_feature)`): SSE2 on a default x86_64 build,
+//! NEON on aarch64, scalar code elsewhere. It is not used inside the AVX
+//! shims, where it would still emit the compile-time instructions.
+//!
+//! `wide`'s own `floor` falls back to one `floorf` call per lane without
+//! SSE4.1, so this backend floors with integer truncation instead (exact, see
+//! [`Portable::floor`]). Table reads go lane by lane.
+
+use super::{PermTable, Simd};
+use wide::{f32x8, i32x8};
+
+/// Token of the portable backend; always available.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+/// 2²³: from here on every f32 is an integer.
+const INTEGRAL: f32 = 8_388_608.0;
+
+impl Simd for Portable {
+    const LANES: usize = 8;
+    type F = f32x8;
+    type I = i32x8;
+    type Perm<'a> = &'a [u8; 512];
+
+    #[inline(always)]
+    fn splat(self, v: f32) -> f32x8 {
+        f32x8::splat(v)
+    }
+    #[inline(always)]
+    fn splat_i(self, v: i32) -> i32x8 {
+        i32x8::splat(v)
+    }
+    #[inline(always)]
+    fn load(self, src: &[f32]) -> f32x8 {
+        let a: [f32; 8] = src[..8].try_into().unwrap();
+        f32x8::new(a)
+    }
+    #[inline(always)]
+    fn store(self, v: f32x8, dst: &mut [f32]) {
+        dst[..8].copy_from_slice(&v.to_array());
+    }
+    /// Exact floor: below 2²³ truncate through i32 (keeping the sign of −0),
+    /// then step down where truncation rounded up; at and above 2²³ (and for
+    /// NaN, ±inf) the input is its own floor.
+    #[inline(always)]
+    fn floor(self, v: f32x8) -> f32x8 {
+        let sign = v & f32x8::splat(-0.0);
+        let t = v.fast_trunc_int().round_float() | sign;
+        let t = t - t.simd_gt(v).select(f32x8::splat(1.0), f32x8::splat(0.0));
+        v.abs().simd_lt(f32x8::splat(INTEGRAL)).select(t, v)
+    }
+    #[inline(always)]
+    fn cell(self, floored: f32x8) -> i32x8 {
+        // cvttps2dq on SSE2: 0x8000_0000 out of range, as the contract says.
+        floored.fast_trunc_int() & i32x8::splat(255)
+    }
+    #[inline(always)]
+    fn perm_table(self, t: &PermTable) -> &[u8; 512] {
+        &t.bytes
+    }
+    #[inline(always)]
+    fn perm(self, t: &&[u8; 512], i: i32x8) -> i32x8 {
+        i32x8::new(i.to_array().map(|i| i32::from(t[(i & 255) as usize])))
+    }
+    #[inline(always)]
+    fn table16(self, t: &[f32; 16], h: i32x8) -> f32x8 {
+        f32x8::new(h.to_array().map(|h| t[(h & 15) as usize]))
+    }
+    #[inline(always)]
+    fn table32(self, t: &[f32; 32], h: i32x8) -> f32x8 {
+        f32x8::new(h.to_array().map(|h| t[(h & 31) as usize]))
+    }
+    #[inline(always)]
+    fn canonical_nan(self, v: f32x8) -> f32x8 {
+        v.simd_eq(v).select(v, f32x8::splat(f32::NAN))
+    }
+}

@@ -1,0 +1,69 @@
+//! The one-lane backend: plain `f32`. It is the definition the vector
+//! backends are tested against, and what `noise1..4` run.
+
+use super::{PermTable, Simd};
+
+/// Token of the scalar backend; always available.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scalar;
+
+/// 2³¹: the first magnitude `cvttps2dq` cannot represent.
+const I32_RANGE: f32 = 2_147_483_648.0;
+
+impl Simd for Scalar {
+    const LANES: usize = 1;
+    type F = f32;
+    type I = i32;
+    type Perm<'a> = &'a [u8; 512];
+
+    #[inline(always)]
+    fn splat(self, v: f32) -> f32 {
+        v
+    }
+    #[inline(always)]
+    fn splat_i(self, v: i32) -> i32 {
+        v
+    }
+    #[inline(always)]
+    fn load(self, src: &[f32]) -> f32 {
+        src[0]
+    }
+    #[inline(always)]
+    fn store(self, v: f32, dst: &mut [f32]) {
+        dst[0] = v;
+    }
+    #[inline(always)]
+    fn floor(self, v: f32) -> f32 {
+        v.floor()
+    }
+    #[inline(always)]
+    fn cell(self, floored: f32) -> i32 {
+        // What cvttps2dq gives: exact in range, 0x8000_0000 otherwise (NaN too).
+        let i = if floored.abs() < I32_RANGE {
+            floored as i32
+        } else {
+            i32::MIN
+        };
+        i & 255
+    }
+    #[inline(always)]
+    fn perm_table(self, t: &PermTable) -> &[u8; 512] {
+        &t.bytes
+    }
+    #[inline(always)]
+    fn perm(self, t: &&[u8; 512], i: i32) -> i32 {
+        i32::from(t[(i & 255) as usize])
+    }
+    #[inline(always)]
+    fn table16(self, t: &[f32; 16], h: i32) -> f32 {
+        t[(h & 15) as usize]
+    }
+    #[inline(always)]
+    fn table32(self, t: &[f32; 32], h: i32) -> f32 {
+        t[(h & 31) as usize]
+    }
+    #[inline(always)]
+    fn canonical_nan(self, v: f32) -> f32 {
+        if v.is_nan() { f32::NAN } else { v }
+    }
+}
