@@ -27,8 +27,8 @@ pub(crate) mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
-/// Most lanes any backend has (AVX-512: 16 `f32`).
-pub(crate) const MAX_LANES: usize = 16;
+/// Most points per kernel step of any backend (AVX-512: 4 × 16).
+pub(crate) const MAX_LANES: usize = 64;
 
 /// A permutation of 0..=255, stored twice so that a 4-byte read at any index
 /// ≤ 255 (AVX2's dword gather) stays inside the array.

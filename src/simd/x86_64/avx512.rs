@@ -1,16 +1,22 @@
-//! AVX-512 backend: 16 lanes of `__m512`.
+//! AVX-512 backend: one kernel step is [`VECTORS`] × 16 = 64 points.
 //!
-//! The 256-byte permutation sits in four registers for the whole call. A
-//! lookup of 16 dword indices is two `vpermi2b` (each reads 128 table bytes by
-//! index bits 0–6, zeroing all but the low byte of each dword) and one byte
-//! blend on index bit 7: no memory access. Gradient components come from one
-//! `vpermps` (16 entries) or `vpermt2ps` (32 entries) per component.
+//! Floats are `[__m512; 4]`; the kernel's integer lanes are *bytes*: one
+//! `__m512i` holds a byte for each of the 64 points. All hash arithmetic is
+//! mod 256, so byte adds are exact, and one lookup of 64 hashes in the
+//! 256-byte permutation (held in four registers for the whole call) is two
+//! `vpermi2b` (index bits 0–6 over 128 table bytes each) and one byte blend on
+//! index bit 7 — no memory access. Gradient components are read by spreading
+//! 16 hash bytes to dword lanes (`vpermb`) and one `vpermps` (16 entries) or
+//! `vpermt2ps` (32 entries).
 
 use super::{fill_shims, vector_ops};
 use crate::simd::{PermTable, Simd};
 use core::arch::x86_64::*;
 
 fill_shims!(Avx512, "avx512f,avx512bw,avx512vbmi,avx2");
+
+/// 16-lane vectors per kernel step.
+const VECTORS: usize = 4;
 
 /// Proof that this CPU has AVX-512 F, BW and VBMI (and AVX2).
 #[derive(Clone, Copy, Debug)]
@@ -24,60 +30,178 @@ impl Avx512 {
     }
 }
 
+/// 64 floats: point `16k + j` is lane `j` of vector `k`.
 #[derive(Clone, Copy)]
-pub(crate) struct F32x16(__m512);
+pub(crate) struct F32x64([__m512; VECTORS]);
+/// 64 bytes: byte `16k + j` belongs to point `16k + j`.
 #[derive(Clone, Copy)]
-pub(crate) struct I32x16(__m512i);
+pub(crate) struct U8x64(__m512i);
 
-vector_ops!(F32x16, "avx512f", Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
-vector_ops!(I32x16, "avx512f", Add add _mm512_add_epi32);
+macro_rules! per_vector {
+    ($($trait:ident $method:ident $intrinsic:ident),+) => {
+        $(
+            impl core::ops::$trait for F32x64 {
+                type Output = F32x64;
+                #[inline(always)]
+                fn $method(self, rhs: F32x64) -> F32x64 {
+                    let (a, b) = (self.0, rhs.0);
+                    // SAFETY: F32x64 values exist only where an Avx512 token
+                    // proved AVX-512F.
+                    F32x64(unsafe { [
+                        $intrinsic(a[0], b[0]),
+                        $intrinsic(a[1], b[1]),
+                        $intrinsic(a[2], b[2]),
+                        $intrinsic(a[3], b[3]),
+                    ] })
+                }
+            }
+        )+
+    };
+}
+per_vector!(Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
+vector_ops!(U8x64, "avx512bw", Add add _mm512_add_epi8);
 
 /// The permutation as four 64-byte registers: bytes 0–63, 64–127, 128–191, 192–255.
 #[derive(Clone, Copy)]
 pub(crate) struct PermRegs([__m512i; 4]);
 
-/// Byte mask selecting the low byte of every dword.
-const LOW_BYTE_OF_EACH_DWORD: u64 = 0x1111_1111_1111_1111;
+/// `[e(0), e(1), e(2), e(3)]` with `$k` bound to each index, written out:
+/// closures and `array::map` need not inline into the target-feature shims.
+macro_rules! each_vector {
+    (|$k:ident| $e:expr) => {
+        [
+            {
+                let $k = 0;
+                $e
+            },
+            {
+                let $k = 1;
+                $e
+            },
+            {
+                let $k = 2;
+                $e
+            },
+            {
+                let $k = 3;
+                $e
+            },
+        ]
+    };
+}
+
+impl Avx512 {
+    /// Spreads hash bytes `16k..16k+16` to the 16 dword lanes (byte 0 of
+    /// each dword; the rest are copies, ignored by `vpermps`).
+    #[inline(always)]
+    fn spread(self, h: U8x64, k: usize) -> __m512i {
+        // SAFETY: the token proves AVX-512 VBMI (vpermb).
+        unsafe {
+            let base = (16 * k) as i8;
+            let idx = _mm512_add_epi8(SPREAD.0, _mm512_set1_epi8(base));
+            _mm512_permutexvar_epi8(idx, h.0)
+        }
+    }
+}
+
+/// Byte `4j + m` = `j`: spreads bytes 0..16 to the dword lanes.
+struct Spread(__m512i);
+// SAFETY-free const: transmute of a byte array to a vector type.
+const SPREAD: Spread = Spread(unsafe {
+    core::mem::transmute::<[u8; 64], __m512i>({
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = (i / 4) as u8;
+            i += 1;
+        }
+        t
+    })
+});
+
+/// Byte `16k + j` = byte `4j` of vector `k` (its low byte): packs four
+/// dword vectors' low bytes, first pair into bytes 0–31 (`PACK_LO`), second
+/// pair into bytes 32–63 (`PACK_HI`).
+const fn pack_index(high: bool) -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        let slot = if high { (i + 32) % 64 } else { i };
+        // slot 0..15 → first source, 16..31 → second source (offset 64).
+        let j = slot % 16;
+        t[i] = if slot < 16 { 4 * j } else { 64 + 4 * j } as u8;
+        i += 1;
+    }
+    t
+}
+const PACK_LO: Spread =
+    Spread(unsafe { core::mem::transmute::<[u8; 64], __m512i>(pack_index(false)) });
+const PACK_HI: Spread =
+    Spread(unsafe { core::mem::transmute::<[u8; 64], __m512i>(pack_index(true)) });
 
 impl Simd for Avx512 {
-    const LANES: usize = 16;
-    type F = F32x16;
-    type I = I32x16;
+    const LANES: usize = 16 * VECTORS;
+    type F = F32x64;
+    type I = U8x64;
     type Perm<'a> = PermRegs;
 
     #[inline(always)]
-    fn splat(self, v: f32) -> F32x16 {
+    fn splat(self, v: f32) -> F32x64 {
         // SAFETY: the token proves AVX-512F.
-        F32x16(unsafe { _mm512_set1_ps(v) })
+        F32x64([unsafe { _mm512_set1_ps(v) }; VECTORS])
     }
     #[inline(always)]
-    fn splat_i(self, v: i32) -> I32x16 {
-        // SAFETY: the token proves AVX-512F.
-        I32x16(unsafe { _mm512_set1_epi32(v) })
+    fn splat_i(self, v: i32) -> U8x64 {
+        // SAFETY: the token proves AVX-512F. Only the value mod 256 matters.
+        U8x64(unsafe { _mm512_set1_epi8(v as i8) })
     }
     #[inline(always)]
-    fn load(self, src: &[f32]) -> F32x16 {
-        let src = &src[..16];
-        // SAFETY: the token proves AVX-512F; `src` has 16 floats (sliced above).
-        F32x16(unsafe { _mm512_loadu_ps(src.as_ptr()) })
-    }
-    #[inline(always)]
-    fn store(self, v: F32x16, dst: &mut [f32]) {
-        let dst = &mut dst[..16];
-        // SAFETY: the token proves AVX-512F; `dst` has room for 16 floats.
-        unsafe { _mm512_storeu_ps(dst.as_mut_ptr(), v.0) }
-    }
-    #[inline(always)]
-    fn floor(self, v: F32x16) -> F32x16 {
-        // SAFETY: the token proves AVX-512F.
-        F32x16(unsafe {
-            _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v.0)
+    fn load(self, src: &[f32]) -> F32x64 {
+        let src = &src[..64];
+        // SAFETY: the token proves AVX-512F; `src` has 64 floats (sliced above).
+        F32x64(unsafe {
+            [
+                _mm512_loadu_ps(src.as_ptr()),
+                _mm512_loadu_ps(src[16..].as_ptr()),
+                _mm512_loadu_ps(src[32..].as_ptr()),
+                _mm512_loadu_ps(src[48..].as_ptr()),
+            ]
         })
     }
     #[inline(always)]
-    fn cell(self, floored: F32x16) -> I32x16 {
+    fn store(self, v: F32x64, dst: &mut [f32]) {
+        let dst = &mut dst[..64];
+        // SAFETY: the token proves AVX-512F; `dst` has room for 64 floats.
+        unsafe {
+            _mm512_storeu_ps(dst.as_mut_ptr(), v.0[0]);
+            _mm512_storeu_ps(dst[16..].as_mut_ptr(), v.0[1]);
+            _mm512_storeu_ps(dst[32..].as_mut_ptr(), v.0[2]);
+            _mm512_storeu_ps(dst[48..].as_mut_ptr(), v.0[3]);
+        }
+    }
+    #[inline(always)]
+    fn floor(self, v: F32x64) -> F32x64 {
         // SAFETY: the token proves AVX-512F.
-        I32x16(unsafe { _mm512_and_si512(_mm512_cvttps_epi32(floored.0), _mm512_set1_epi32(255)) })
+        F32x64(each_vector!(|k| unsafe {
+            _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v.0[k])
+        }))
+    }
+    #[inline(always)]
+    fn cell(self, floored: F32x64) -> U8x64 {
+        let f = floored.0;
+        // SAFETY: the token proves AVX-512F/BW/VBMI. cvttps2dq, then the low
+        // byte of every dword packed to byte 16k + j.
+        U8x64(unsafe {
+            let d = [
+                _mm512_cvttps_epi32(f[0]),
+                _mm512_cvttps_epi32(f[1]),
+                _mm512_cvttps_epi32(f[2]),
+                _mm512_cvttps_epi32(f[3]),
+            ];
+            let lo = _mm512_permutex2var_epi8(d[0], PACK_LO.0, d[1]);
+            let hi = _mm512_permutex2var_epi8(d[2], PACK_HI.0, d[3]);
+            _mm512_mask_blend_epi8(0xFFFF_FFFF_0000_0000, lo, hi)
+        })
     }
     #[inline(always)]
     fn perm_table(self, t: &PermTable) -> PermRegs {
@@ -94,38 +218,48 @@ impl Simd for Avx512 {
         })
     }
     #[inline(always)]
-    fn perm(self, t: &PermRegs, i: I32x16) -> I32x16 {
+    fn perm(self, t: &PermRegs, i: U8x64) -> U8x64 {
         let [t0, t1, t2, t3] = t.0;
         // SAFETY: the token proves AVX-512 BW (movepi8_mask, byte blend) and
-        // VBMI (vpermi2b). Register-only, any index bits are fine.
-        I32x16(unsafe {
+        // VBMI (vpermi2b). Register-only; every index byte is valid.
+        U8x64(unsafe {
             let upper_half = _mm512_movepi8_mask(i.0);
-            let lo = _mm512_maskz_permutex2var_epi8(LOW_BYTE_OF_EACH_DWORD, t0, i.0, t1);
-            let hi = _mm512_maskz_permutex2var_epi8(LOW_BYTE_OF_EACH_DWORD, t2, i.0, t3);
+            let lo = _mm512_permutex2var_epi8(t0, i.0, t1);
+            let hi = _mm512_permutex2var_epi8(t2, i.0, t3);
             _mm512_mask_blend_epi8(upper_half, lo, hi)
         })
     }
     #[inline(always)]
-    fn table16(self, t: &[f32; 16], h: I32x16) -> F32x16 {
-        // SAFETY: the token proves AVX-512F; the load reads 16 floats of `t`.
-        F32x16(unsafe { _mm512_permutexvar_ps(h.0, _mm512_loadu_ps(t.as_ptr())) })
+    fn table16(self, t: &[f32; 16], h: U8x64) -> F32x64 {
+        // SAFETY: the token proves AVX-512F; the load reads the 16 floats of `t`.
+        unsafe {
+            let table = _mm512_loadu_ps(t.as_ptr());
+            F32x64(each_vector!(|k| _mm512_permutexvar_ps(
+                self.spread(h, k),
+                table
+            )))
+        }
     }
     #[inline(always)]
-    fn table32(self, t: &[f32; 32], h: I32x16) -> F32x16 {
+    fn table32(self, t: &[f32; 32], h: U8x64) -> F32x64 {
         // SAFETY: the token proves AVX-512F; the loads read floats 0..16 and
         // 16..32 of `t`.
-        F32x16(unsafe {
+        unsafe {
             let lo = _mm512_loadu_ps(t.as_ptr());
             let hi = _mm512_loadu_ps(t[16..].as_ptr());
-            _mm512_permutex2var_ps(lo, h.0, hi)
-        })
+            F32x64(each_vector!(|k| _mm512_permutex2var_ps(
+                lo,
+                self.spread(h, k),
+                hi
+            )))
+        }
     }
     #[inline(always)]
-    fn canonical_nan(self, v: F32x16) -> F32x16 {
+    fn canonical_nan(self, v: F32x64) -> F32x64 {
         // SAFETY: the token proves AVX-512F.
-        F32x16(unsafe {
-            let unordered = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v.0, v.0);
-            _mm512_mask_blend_ps(unordered, v.0, _mm512_set1_ps(f32::NAN))
-        })
+        F32x64(each_vector!(|k| unsafe {
+            let unordered = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v.0[k], v.0[k]);
+            _mm512_mask_blend_ps(unordered, v.0[k], _mm512_set1_ps(f32::NAN))
+        }))
     }
 }

@@ -1,0 +1,102 @@
+//! Throughput of the batch kernels per level, the scalar `noise3` loop, and
+//! the `noise` crate's 3D Perlin as the anchor, all in elements per second.
+//!
+//! `cargo bench --bench noise` runs everything; `cargo bench --bench noise -- goal`
+//! runs only the speed goal (4,194,304 points, fill3 best level vs
+//! `noise::Perlin::get`).
+
+use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
+use noise::NoiseFn;
+use noisefield::{Level, Perlin};
+use std::time::Duration;
+
+/// `n` points per axis, uniform in [-1000, 1000], from a fixed xorshift stream.
+fn random_coords(n: usize, axes: usize) -> Vec<Vec<f32>> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    (0..axes)
+        .map(|_| {
+            (0..n)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (state >> 40) as f32 / (1u64 << 24) as f32 * 2000.0 - 1000.0
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn anchor(
+    c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    n: usize,
+    xyz: &[Vec<f32>],
+) {
+    let anchor = noise::Perlin::new(0);
+    let mut out = vec![0.0f64; n];
+    c.bench_function(BenchmarkId::new("noise-crate-perlin3", n), |b| {
+        b.iter(|| {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = anchor.get([xyz[0][i] as f64, xyz[1][i] as f64, xyz[2][i] as f64]);
+            }
+            black_box(&out);
+        })
+    });
+}
+
+fn fills(c: &mut Criterion) {
+    for n in [4_096usize, 1_048_576] {
+        let xyzw = random_coords(n, 4);
+        let (x, y, z, w) = (&xyzw[0], &xyzw[1], &xyzw[2], &xyzw[3]);
+        let mut out = vec![0.0f32; n];
+        for dim in [2, 3, 4] {
+            let mut g = c.benchmark_group(format!("fill{dim}"));
+            g.throughput(Throughput::Elements(n as u64));
+            if n > 100_000 {
+                g.sample_size(20).measurement_time(Duration::from_secs(4));
+            }
+            for level in Level::available() {
+                let p = Perlin::reference().with_level(level).unwrap();
+                g.bench_function(BenchmarkId::new(level.name(), n), |b| {
+                    b.iter(|| match dim {
+                        2 => p.fill2(x, y, &mut out).unwrap(),
+                        3 => p.fill3(x, y, z, &mut out).unwrap(),
+                        _ => p.fill4(x, y, z, w, &mut out).unwrap(),
+                    })
+                });
+            }
+            if dim == 3 {
+                let p = Perlin::reference();
+                g.bench_function(BenchmarkId::new("scalar-noise3-loop", n), |b| {
+                    b.iter(|| {
+                        for (i, o) in out.iter_mut().enumerate() {
+                            *o = p.noise3(x[i], y[i], z[i]);
+                        }
+                        black_box(&out);
+                    })
+                });
+                anchor(&mut g, n, &xyzw);
+            }
+            g.finish();
+        }
+    }
+}
+
+/// The goal: best-level fill3 ≥ 110× the noise crate, same 4,194,304 points.
+fn goal(c: &mut Criterion) {
+    let n = 4_194_304;
+    let xyz = random_coords(n, 3);
+    let mut out = vec![0.0f32; n];
+    let mut g = c.benchmark_group("goal");
+    g.throughput(Throughput::Elements(n as u64));
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    let p = Perlin::reference();
+    g.bench_function(BenchmarkId::new(format!("fill3-{}", p.level()), n), |b| {
+        b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+    });
+    anchor(&mut g, n, &xyz);
+    g.finish();
+}
+
+criterion_group!(benches, fills, goal);
+criterion_main!(benches);
