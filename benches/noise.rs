@@ -5,9 +5,10 @@
 //! runs only the speed goal (4,194,304 points, fill3 best level vs
 //! `noise::Perlin::get`).
 
-use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::NoiseFn;
 use noisefield::{Level, Perlin};
+use std::hint::black_box;
 use std::time::Duration;
 
 /// `n` points per axis, uniform in [-1000, 1000], from a fixed xorshift stream.

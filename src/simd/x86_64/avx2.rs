@@ -1,9 +1,14 @@
-//! AVX2 backend: 8 lanes of `__m256`. Permutation lookups are dword gathers
-//! from the 512-byte doubled table (reading 4 bytes at index ≤ 255 stays
-//! inside it), masked to the low byte; 16-entry gradient tables are two
-//! `vpermps` (3-bit index) joined by a blend on bit 3.
+//! AVX2 backend: one kernel step is 4 × 8 = 32 points.
+//!
+//! Floats are `[__m256; 4]`; the kernel's integer lanes are bytes, one
+//! `__m256i` for the 32 points (hash arithmetic is mod 256). AVX2 has no
+//! 256-entry byte permute and its gathers are slow on the CPUs we measure,
+//! so a lookup is a `vpshufb` tree: 16 shuffles read the 16-byte table chunks
+//! by index bits 0–3, and 15 `vpblendvb` pick among them by bits 4, 5, 6, 7.
+//! Gradient components are bytes too: one `vpshufb` of a 16-byte component
+//! table gives −1/0/1 for 32 points, widened to `f32` per vector.
 
-use super::{fill_shims, vector_ops};
+use super::fill_shims;
 use crate::simd::{PermTable, Simd};
 use core::arch::x86_64::*;
 
@@ -21,100 +26,245 @@ impl Avx2 {
     }
 }
 
+/// 32 floats: point `8k + j` is lane `j` of vector `k`.
 #[derive(Clone, Copy)]
-pub(crate) struct F32x8(__m256);
+pub(crate) struct F32x32([__m256; 4]);
+/// 32 bytes: byte `8k + j` belongs to point `8k + j`.
 #[derive(Clone, Copy)]
-pub(crate) struct I32x8(__m256i);
+pub(crate) struct U8x32(__m256i);
 
-vector_ops!(F32x8, "avx2", Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
-vector_ops!(I32x8, "avx2", Add add _mm256_add_epi32);
+/// `[e(0), e(1), e(2), e(3)]` with `$k` bound to each index, written out:
+/// closures and `array::map` need not inline into the target-feature shims.
+macro_rules! each_vector {
+    (|$k:ident| $e:expr) => {
+        [
+            {
+                let $k = 0;
+                $e
+            },
+            {
+                let $k = 1;
+                $e
+            },
+            {
+                let $k = 2;
+                $e
+            },
+            {
+                let $k = 3;
+                $e
+            },
+        ]
+    };
+}
 
-/// `vpermps` on the 8-entry halves of `t`, picked by bit 3 of `h`.
+macro_rules! per_vector {
+    ($($trait:ident $method:ident $intrinsic:ident),+) => {
+        $(
+            impl core::ops::$trait for F32x32 {
+                type Output = F32x32;
+                #[inline(always)]
+                fn $method(self, rhs: F32x32) -> F32x32 {
+                    let (a, b) = (self.0, rhs.0);
+                    // SAFETY: F32x32 values exist only where an Avx2 token
+                    // proved AVX2.
+                    F32x32(each_vector!(|k| unsafe { $intrinsic(a[k], b[k]) }))
+                }
+            }
+        )+
+    };
+}
+per_vector!(Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
+super::vector_ops!(U8x32, "avx2", Add add _mm256_add_epi8);
+
+/// A table of −1.0, 0.0, 1.0 as signed bytes (the kernel's gradient tables
+/// hold only those values; constant-folded after inlining).
 #[inline(always)]
-fn table8x2(lo: &[f32], hi: &[f32], h: __m256i) -> __m256 {
-    // SAFETY: called only from `Avx2` token methods, so AVX2 is present; both
-    // slices have 8 elements (callers pass halves of 16-entry arrays).
-    unsafe {
-        let lo = _mm256_permutevar8x32_ps(_mm256_loadu_ps(lo[..8].as_ptr()), h);
-        let hi = _mm256_permutevar8x32_ps(_mm256_loadu_ps(hi[..8].as_ptr()), h);
-        // blendv reads the sign bit: move bit 3 there.
-        _mm256_blendv_ps(lo, hi, _mm256_castsi256_ps(_mm256_slli_epi32::<28>(h)))
+fn unit_bytes<const N: usize>(t: &[f32; N]) -> [u8; N] {
+    let mut bytes = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        bytes[i] = t[i] as i8 as u8;
+        i += 1;
+    }
+    bytes
+}
+
+/// The permutation as 16 chunks of 16 bytes, each repeated in both 128-bit
+/// halves (`vpshufb` shuffles within halves).
+#[derive(Clone, Copy)]
+pub(crate) struct PermChunks<'a>(&'a [u8; 512]);
+
+impl Avx2 {
+    /// Entry `16·first + (i mod 128)` of the permutation for every byte `i`:
+    /// chunks `first..first + 8` read by bits 0–3, picked by bits 4–6
+    /// (`b4`, `b5`, `b6` hold those bits in each byte's bit 7).
+    #[inline(always)]
+    fn eight_chunks(
+        self,
+        t: &[u8; 512],
+        first: usize,
+        i: __m256i,
+        b4: __m256i,
+        b5: __m256i,
+        b6: __m256i,
+    ) -> __m256i {
+        let c = |k: usize| &t[16 * (first + k)..];
+        // SAFETY: the token proves AVX2.
+        unsafe {
+            let p01 = _mm256_blendv_epi8(self.shuffle16(c(0), i), self.shuffle16(c(1), i), b4);
+            let p23 = _mm256_blendv_epi8(self.shuffle16(c(2), i), self.shuffle16(c(3), i), b4);
+            let p45 = _mm256_blendv_epi8(self.shuffle16(c(4), i), self.shuffle16(c(5), i), b4);
+            let p67 = _mm256_blendv_epi8(self.shuffle16(c(6), i), self.shuffle16(c(7), i), b4);
+            let p03 = _mm256_blendv_epi8(p01, p23, b5);
+            let p47 = _mm256_blendv_epi8(p45, p67, b5);
+            _mm256_blendv_epi8(p03, p47, b6)
+        }
+    }
+
+    /// `t[i mod 16]` for every byte `i` of `idx`, `t` a 16-byte table.
+    #[inline(always)]
+    fn shuffle16(self, t: &[u8], idx: __m256i) -> __m256i {
+        let t = &t[..16];
+        // SAFETY: the token proves AVX2; the load reads the 16 bytes of `t`.
+        unsafe {
+            let chunk = _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast()));
+            _mm256_shuffle_epi8(chunk, _mm256_and_si256(idx, _mm256_set1_epi8(0x0F)))
+        }
+    }
+
+    /// Entries `t[h mod 16]` of a table of −1, 0, 1 given as bytes, for 32
+    /// hashes, widened to `f32` (exactly −1.0, +0.0, 1.0, as in the `f32`
+    /// tables).
+    #[inline(always)]
+    fn component(self, bytes: &[u8; 16], h: U8x32) -> F32x32 {
+        let c = self.shuffle16(bytes, h.0);
+        // SAFETY: the token proves AVX2.
+        unsafe {
+            let lo = _mm256_castsi256_si128(c);
+            let hi = _mm256_extracti128_si256::<1>(c);
+            let quarters = [
+                lo,
+                _mm_unpackhi_epi64(lo, lo),
+                hi,
+                _mm_unpackhi_epi64(hi, hi),
+            ];
+            F32x32(each_vector!(|k| _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(
+                quarters[k]
+            ))))
+        }
     }
 }
 
 impl Simd for Avx2 {
-    const LANES: usize = 8;
-    type F = F32x8;
-    type I = I32x8;
-    type Perm<'a> = &'a PermTable;
+    const LANES: usize = 32;
+    type F = F32x32;
+    type I = U8x32;
+    type Perm<'a> = PermChunks<'a>;
 
     #[inline(always)]
-    fn splat(self, v: f32) -> F32x8 {
+    fn splat(self, v: f32) -> F32x32 {
         // SAFETY: the token proves AVX2 (hence AVX).
-        F32x8(unsafe { _mm256_set1_ps(v) })
+        F32x32([unsafe { _mm256_set1_ps(v) }; 4])
     }
     #[inline(always)]
-    fn splat_i(self, v: i32) -> I32x8 {
-        // SAFETY: the token proves AVX2.
-        I32x8(unsafe { _mm256_set1_epi32(v) })
+    fn splat_i(self, v: i32) -> U8x32 {
+        // SAFETY: the token proves AVX2. Only the value mod 256 matters.
+        U8x32(unsafe { _mm256_set1_epi8(v as i8) })
     }
     #[inline(always)]
-    fn load(self, src: &[f32]) -> F32x8 {
-        let src = &src[..8];
-        // SAFETY: the token proves AVX2; `src` has 8 floats (sliced above).
-        F32x8(unsafe { _mm256_loadu_ps(src.as_ptr()) })
+    fn load(self, src: &[f32]) -> F32x32 {
+        let src = &src[..32];
+        // SAFETY: the token proves AVX2; `src` has 32 floats (sliced above).
+        F32x32(each_vector!(|k| unsafe {
+            _mm256_loadu_ps(src[8 * k..].as_ptr())
+        }))
     }
     #[inline(always)]
-    fn store(self, v: F32x8, dst: &mut [f32]) {
-        let dst = &mut dst[..8];
-        // SAFETY: the token proves AVX2; `dst` has room for 8 floats.
-        unsafe { _mm256_storeu_ps(dst.as_mut_ptr(), v.0) }
-    }
-    #[inline(always)]
-    fn floor(self, v: F32x8) -> F32x8 {
-        // SAFETY: the token proves AVX2 (vroundps is AVX).
-        F32x8(unsafe { _mm256_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v.0) })
-    }
-    #[inline(always)]
-    fn cell(self, floored: F32x8) -> I32x8 {
-        // SAFETY: the token proves AVX2.
-        I32x8(unsafe { _mm256_and_si256(_mm256_cvttps_epi32(floored.0), _mm256_set1_epi32(255)) })
-    }
-    #[inline(always)]
-    fn perm_table(self, t: &PermTable) -> &PermTable {
-        t
-    }
-    #[inline(always)]
-    fn perm(self, t: &&PermTable, i: I32x8) -> I32x8 {
-        // SAFETY: the token proves AVX2. Every index is masked to 0..=255 and
-        // each gather reads 4 bytes at base + index ≤ base + 258 < base + 512,
-        // inside `t.bytes`.
+    fn store(self, v: F32x32, dst: &mut [f32]) {
+        let dst = &mut dst[..32];
+        // SAFETY: the token proves AVX2; `dst` has room for 32 floats.
         unsafe {
-            let byte = _mm256_set1_epi32(255);
-            let idx = _mm256_and_si256(i.0, byte);
-            let words = _mm256_i32gather_epi32::<1>(t.bytes.as_ptr().cast::<i32>(), idx);
-            I32x8(_mm256_and_si256(words, byte))
+            _mm256_storeu_ps(dst.as_mut_ptr(), v.0[0]);
+            _mm256_storeu_ps(dst[8..].as_mut_ptr(), v.0[1]);
+            _mm256_storeu_ps(dst[16..].as_mut_ptr(), v.0[2]);
+            _mm256_storeu_ps(dst[24..].as_mut_ptr(), v.0[3]);
         }
     }
     #[inline(always)]
-    fn table16(self, t: &[f32; 16], h: I32x8) -> F32x8 {
-        F32x8(table8x2(&t[..8], &t[8..], h.0))
+    fn floor(self, v: F32x32) -> F32x32 {
+        // SAFETY: the token proves AVX2 (vroundps is AVX).
+        F32x32(each_vector!(|k| unsafe {
+            _mm256_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v.0[k])
+        }))
     }
     #[inline(always)]
-    fn table32(self, t: &[f32; 32], h: I32x8) -> F32x8 {
-        let lo = table8x2(&t[..8], &t[8..16], h.0);
-        let hi = table8x2(&t[16..24], &t[24..], h.0);
-        // SAFETY: the token proves AVX2; bit 4 of h moved to the sign bit.
-        F32x8(unsafe {
-            _mm256_blendv_ps(lo, hi, _mm256_castsi256_ps(_mm256_slli_epi32::<27>(h.0)))
+    fn cell(self, floored: F32x32) -> U8x32 {
+        let f = floored.0;
+        // SAFETY: the token proves AVX2. cvttps2dq, low byte of each dword
+        // (masked, so the unsigned-saturating packs keep it), packed in
+        // 128-bit halves, then dwords reordered to byte 8k + j.
+        U8x32(unsafe {
+            let byte = _mm256_set1_epi32(255);
+            let d = each_vector!(|k| _mm256_and_si256(_mm256_cvttps_epi32(f[k]), byte));
+            let ab = _mm256_packus_epi32(d[0], d[1]);
+            let ce = _mm256_packus_epi32(d[2], d[3]);
+            let bytes = _mm256_packus_epi16(ab, ce);
+            _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
         })
     }
     #[inline(always)]
-    fn canonical_nan(self, v: F32x8) -> F32x8 {
+    fn perm_table(self, t: &PermTable) -> PermChunks<'_> {
+        PermChunks(&t.bytes)
+    }
+    #[inline(always)]
+    fn perm(self, t: &PermChunks<'_>, i: U8x32) -> U8x32 {
+        let i = i.0;
         // SAFETY: the token proves AVX2.
-        F32x8(unsafe {
-            let ordered = _mm256_cmp_ps::<_CMP_ORD_Q>(v.0, v.0);
-            _mm256_blendv_ps(_mm256_set1_ps(f32::NAN), v.0, ordered)
+        U8x32(unsafe {
+            // vpblendvb picks by bit 7 of each mask byte; shifting 16-bit words
+            // left by 3, 2, 1 moves index bits 4, 5, 6 of every byte there.
+            let b4 = _mm256_slli_epi16::<3>(i);
+            let b5 = _mm256_slli_epi16::<2>(i);
+            let b6 = _mm256_slli_epi16::<1>(i);
+            let low = self.eight_chunks(t.0, 0, i, b4, b5, b6);
+            let high = self.eight_chunks(t.0, 8, i, b4, b5, b6);
+            _mm256_blendv_epi8(low, high, i)
         })
+    }
+    #[inline(always)]
+    fn table16(self, t: &[f32; 16], h: U8x32) -> F32x32 {
+        self.component(&unit_bytes::<16>(t), h)
+    }
+    #[inline(always)]
+    fn table32(self, t: &[f32; 32], h: U8x32) -> F32x32 {
+        let bytes = unit_bytes::<32>(t);
+        let lo = self.component(bytes[..16].try_into().unwrap(), h);
+        let hi = self.component(bytes[16..].try_into().unwrap(), h);
+        // SAFETY: the token proves AVX2. Bit 4 of the hash selects the upper
+        // half: widen it per vector and move it to each dword's sign bit.
+        unsafe {
+            let bit4 = _mm256_slli_epi16::<3>(h.0);
+            let lo128 = _mm256_castsi256_si128(bit4);
+            let hi128 = _mm256_extracti128_si256::<1>(bit4);
+            let quarters = [
+                lo128,
+                _mm_unpackhi_epi64(lo128, lo128),
+                hi128,
+                _mm_unpackhi_epi64(hi128, hi128),
+            ];
+            F32x32(each_vector!(|k| {
+                let sel = _mm256_castsi256_ps(_mm256_cvtepi8_epi32(quarters[k]));
+                _mm256_blendv_ps(lo.0[k], hi.0[k], sel)
+            }))
+        }
+    }
+    #[inline(always)]
+    fn canonical_nan(self, v: F32x32) -> F32x32 {
+        // SAFETY: the token proves AVX2.
+        F32x32(each_vector!(|k| unsafe {
+            let ordered = _mm256_cmp_ps::<_CMP_ORD_Q>(v.0[k], v.0[k]);
+            _mm256_blendv_ps(_mm256_set1_ps(f32::NAN), v.0[k], ordered)
+        }))
     }
 }
