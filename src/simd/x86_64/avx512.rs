@@ -5,9 +5,10 @@
 //! mod 256, so byte adds are exact, and one lookup of 64 hashes in the
 //! 256-byte permutation (held in four registers for the whole call) is two
 //! `vpermi2b` (index bits 0–6 over 128 table bytes each) and one byte blend on
-//! index bit 7 — no memory access. Gradient components are read by spreading
-//! 16 hash bytes to dword lanes (`vpermb`) and one `vpermps` (16 entries) or
-//! `vpermt2ps` (32 entries).
+//! index bit 7 — no memory access. The byte of point `16k + j` is byte `k` of
+//! dword `j`, so vector `k`'s hashes are one `vpsrld` away from the low bits
+//! of the dword lanes, where `vpermps` (16 entries) or `vpermt2ps` (32 entries)
+//! read the gradient components: no shuffle is spent on spreading bytes.
 
 use super::{fill_shims, vector_ops};
 use crate::simd::{PermTable, Simd};
@@ -33,7 +34,7 @@ impl Avx512 {
 /// 64 floats: point `16k + j` is lane `j` of vector `k`.
 #[derive(Clone, Copy)]
 pub(crate) struct F32x64([__m512; VECTORS]);
-/// 64 bytes: byte `16k + j` belongs to point `16k + j`.
+/// 64 bytes: byte `4j + k` (byte `k` of dword `j`) belongs to point `16k + j`.
 #[derive(Clone, Copy)]
 pub(crate) struct U8x64(__m512i);
 
@@ -91,53 +92,42 @@ macro_rules! each_vector {
 }
 
 impl Avx512 {
-    /// Spreads hash bytes `16k..16k+16` to the 16 dword lanes (byte 0 of
-    /// each dword; the rest are copies, ignored by `vpermps`).
+    /// The hashes of vector `k` in the low byte of each dword lane (higher
+    /// bytes are other points' hashes, ignored by `vpermps`/`vpermt2ps`).
     #[inline(always)]
     fn spread(self, h: U8x64, k: usize) -> __m512i {
-        // SAFETY: the token proves AVX-512 VBMI (vpermb).
+        // SAFETY: the token proves AVX-512F.
         unsafe {
-            let base = (16 * k) as i8;
-            let idx = _mm512_add_epi8(SPREAD.0, _mm512_set1_epi8(base));
-            _mm512_permutexvar_epi8(idx, h.0)
+            match k {
+                0 => h.0,
+                1 => _mm512_srli_epi32::<8>(h.0),
+                2 => _mm512_srli_epi32::<16>(h.0),
+                _ => _mm512_srli_epi32::<24>(h.0),
+            }
         }
     }
 }
 
-/// Byte `4j + m` = `j`: spreads bytes 0..16 to the dword lanes.
-struct Spread(__m512i);
-// SAFETY-free const: transmute of a byte array to a vector type.
-const SPREAD: Spread = Spread(unsafe {
-    core::mem::transmute::<[u8; 64], __m512i>({
-        let mut t = [0u8; 64];
-        let mut i = 0;
-        while i < 64 {
-            t[i] = (i / 4) as u8;
-            i += 1;
-        }
-        t
-    })
-});
+/// A 64-byte vector constant.
+struct Bytes(__m512i);
 
-/// Byte `16k + j` = byte `4j` of vector `k` (its low byte): packs four
-/// dword vectors' low bytes, first pair into bytes 0–31 (`PACK_LO`), second
-/// pair into bytes 32–63 (`PACK_HI`).
-const fn pack_index(high: bool) -> [u8; 64] {
+/// Packs the low bytes of two dword vectors `a`, `b` (as `vpermt2b` sources
+/// 0–63 and 64–127): byte `4j + k` takes dword `j` of `a` for even `k`, of
+/// `b` for odd `k`.
+const PACK_PAIR: Bytes = Bytes({
     let mut t = [0u8; 64];
     let mut i = 0;
     while i < 64 {
-        let slot = if high { (i + 32) % 64 } else { i };
-        // slot 0..15 → first source, 16..31 → second source (offset 64).
-        let j = slot % 16;
-        t[i] = if slot < 16 { 4 * j } else { 64 + 4 * j } as u8;
+        let (j, k) = (i / 4, i % 4);
+        t[i] = (4 * j + if k % 2 == 1 { 64 } else { 0 }) as u8;
         i += 1;
     }
-    t
-}
-const PACK_LO: Spread =
-    Spread(unsafe { core::mem::transmute::<[u8; 64], __m512i>(pack_index(false)) });
-const PACK_HI: Spread =
-    Spread(unsafe { core::mem::transmute::<[u8; 64], __m512i>(pack_index(true)) });
+    // SAFETY: a plain byte array reinterpreted as a vector of the same size.
+    unsafe { core::mem::transmute::<[u8; 64], __m512i>(t) }
+});
+
+/// Bytes 2 and 3 of every dword: the ones the second pair of vectors fills.
+const SECOND_PAIR: u64 = 0xCCCC_CCCC_CCCC_CCCC;
 
 impl Simd for Avx512 {
     const LANES: usize = 16 * VECTORS;
@@ -190,7 +180,7 @@ impl Simd for Avx512 {
     fn cell(self, floored: F32x64) -> U8x64 {
         let f = floored.0;
         // SAFETY: the token proves AVX-512F/BW/VBMI. cvttps2dq, then the low
-        // byte of every dword packed to byte 16k + j.
+        // byte of dword j of vector k packed to byte 4j + k.
         U8x64(unsafe {
             let d = [
                 _mm512_cvttps_epi32(f[0]),
@@ -198,9 +188,9 @@ impl Simd for Avx512 {
                 _mm512_cvttps_epi32(f[2]),
                 _mm512_cvttps_epi32(f[3]),
             ];
-            let lo = _mm512_permutex2var_epi8(d[0], PACK_LO.0, d[1]);
-            let hi = _mm512_permutex2var_epi8(d[2], PACK_HI.0, d[3]);
-            _mm512_mask_blend_epi8(0xFFFF_FFFF_0000_0000, lo, hi)
+            let first = _mm512_permutex2var_epi8(d[0], PACK_PAIR.0, d[1]);
+            let second = _mm512_permutex2var_epi8(d[2], PACK_PAIR.0, d[3]);
+            _mm512_mask_blend_epi8(SECOND_PAIR, first, second)
         })
     }
     #[inline(always)]
