@@ -1,8 +1,9 @@
 //! Ken Perlin's ImprovedNoise (f64 Java reference) against `Perlin::reference()`.
 //!
-//! The values come from `../shared/reference/improved_noise_3d.csv` (computed
-//! outside this crate by the published algorithm), plus the published spot
-//! check noise(3.14, 42, 7) = 0.13691995878400012.
+//! The values come from `tests/data/improved_noise_3d.csv`, a copy of the
+//! project's `shared/reference/improved_noise_3d.csv` (computed outside this
+//! crate by the published algorithm), plus the published spot check
+//! noise(3.14, 42, 7) = 0.13691995878400012.
 
 use noisefield::{Level, Perlin};
 use std::path::PathBuf;
@@ -10,9 +11,10 @@ use std::path::PathBuf;
 /// The bar: 4e-6 absolute at every point.
 const TOLERANCE: f64 = 4e-6;
 
+const REFERENCE_CSV: &str = "tests/data/improved_noise_3d.csv";
+
 fn reference_rows() -> Vec<[f64; 4]> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/improved_noise_3d.csv");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(REFERENCE_CSV);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let rows: Vec<[f64; 4]> = text
@@ -83,4 +85,19 @@ fn a_seeded_table_is_not_ken_noise() {
         })
         .count();
     assert!(far > 200, "only {far} of 256 points differ");
+}
+
+#[test]
+fn vendored_reference_equals_shared_copy_when_present() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/reference/improved_noise_3d.csv");
+    match std::fs::read_to_string(&shared) {
+        Ok(text) => assert_eq!(
+            text,
+            std::fs::read_to_string(root.join(REFERENCE_CSV)).unwrap(),
+            "tests/data copy differs from {}",
+            shared.display()
+        ),
+        Err(_) => eprintln!("{} not present; using the vendored copy", shared.display()),
+    }
 }
