@@ -86,20 +86,41 @@ fn lerp<S: Simd>(t: S::F, a: S::F, b: S::F) -> S::F {
     a + t * (b - a)
 }
 
-/// One permutation step for both neighbours along an axis:
-/// `(P[base] + next, P[base + 1] + next)`.
-#[inline(always)]
-fn step<S: Simd>(s: S, p: &S::Perm<'_>, base: S::I, next: S::I) -> (S::I, S::I) {
-    let one = s.splat_i(1);
-    (s.perm(p, base) + next, s.perm(p, base + one) + next)
+/// Stage 1 of the kernel for one axis: the lattice cell and its upper
+/// neighbour (both mod 256; with a period, reduced by the period first), the
+/// offset in the cell, the offset minus one, and the fade of the offset.
+/// Stage 2 (`noiseN_axes`) needs nothing else, so the `f32` path below, the
+/// `f64` paths and periodic noise differ only in how they build this.
+#[derive(Clone, Copy)]
+pub(crate) struct Axis<S: Simd> {
+    pub(crate) c0: S::I,
+    pub(crate) c1: S::I,
+    pub(crate) t0: S::F,
+    pub(crate) t1: S::F,
+    pub(crate) fade: S::F,
 }
 
-/// Cell index (mod 256), offset inside the cell, offset minus one, fade.
+/// Stage 1 in `f32`: cell `floor(c) mod 256`, next cell `+ 1`.
 #[inline(always)]
-fn axis<S: Simd>(s: S, c: S::F) -> (S::I, S::F, S::F, S::F) {
+fn axis<S: Simd>(s: S, c: S::F) -> Axis<S> {
     let floor = s.floor(c);
     let t0 = c - floor;
-    (s.cell(floor), t0, t0 - s.splat(1.0), fade(s, t0))
+    let c0 = s.cell(floor);
+    Axis {
+        c0,
+        c1: c0 + s.splat_i(1),
+        t0,
+        t1: t0 - s.splat(1.0),
+        fade: fade(s, t0),
+    }
+}
+
+/// Both neighbours along the next axis of a hash chain:
+/// `(P[base] + a.c0, P[base] + a.c1)`.
+#[inline(always)]
+fn step<S: Simd>(s: S, p: &S::Perm<'_>, base: S::I, a: &Axis<S>) -> (S::I, S::I) {
+    let h = s.perm(p, base);
+    (h + a.c0, h + a.c1)
 }
 
 #[inline(always)]
@@ -122,152 +143,197 @@ fn grad4<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F, w: S::F) -> S::F {
 
 #[inline(always)]
 pub(crate) fn noise1<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F) -> S::F {
-    let (xi, x0, x1, u) = axis(s, x);
-    let h0 = s.perm(p, xi);
-    let h1 = s.perm(p, xi + s.splat_i(1));
-    let n = lerp::<S>(u, s.table16(&GRAD1, h0) * x0, s.table16(&GRAD1, h1) * x1);
-    s.canonical_nan(n)
+    noise1_axes(s, p, &axis(s, x))
 }
 
 #[inline(always)]
 pub(crate) fn noise2<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F, y: S::F) -> S::F {
-    let (xi, x0, x1, u) = axis(s, x);
-    let (yi, y0, y1, v) = axis(s, y);
-    // hash(i, j, 0) of noise3: the last step adds Z = 0.
-    let (a, b) = step(s, p, xi, yi);
-    let one = s.splat_i(1);
-    let (h00, h01) = (s.perm(p, a), s.perm(p, a + one));
-    let (h10, h11) = (s.perm(p, b), s.perm(p, b + one));
-    let n = lerp::<S>(
-        v,
-        lerp::<S>(u, grad2(s, h00, x0, y0), grad2(s, h10, x1, y0)),
-        lerp::<S>(u, grad2(s, h01, x0, y1), grad2(s, h11, x1, y1)),
-    );
-    s.canonical_nan(n)
+    noise2_axes(s, p, &axis(s, x), &axis(s, y))
 }
 
 #[inline(always)]
 pub(crate) fn noise3<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F, y: S::F, z: S::F) -> S::F {
-    let (xi, x0, x1, u) = axis(s, x);
-    let (yi, y0, y1, v) = axis(s, y);
-    let (zi, z0, z1, w) = axis(s, z);
-    let (a, b) = step(s, p, xi, yi);
-    let (aa, ab) = step(s, p, a, zi);
-    let (ba, bb) = step(s, p, b, zi);
-    let one = s.splat_i(1);
-    let g = Corner3 { s, p };
+    noise3_axes(s, p, &axis(s, x), &axis(s, y), &axis(s, z))
+}
+
+#[inline(always)]
+pub(crate) fn noise4<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F, y: S::F, z: S::F, w: S::F) -> S::F {
+    noise4_axes(s, p, &axis(s, x), &axis(s, y), &axis(s, z), &axis(s, w))
+}
+
+/// 1D: slope `GRAD1[P[X] mod 16]` at each lattice point.
+#[inline(always)]
+pub(crate) fn noise1_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>) -> S::F {
+    let (h0, h1) = (s.perm(p, x.c0), s.perm(p, x.c1));
+    let n = lerp::<S>(
+        x.fade,
+        s.table16(&GRAD1, h0) * x.t0,
+        s.table16(&GRAD1, h1) * x.t1,
+    );
+    s.canonical_nan(n)
+}
+
+/// 2D: the z = 0 slice of 3D (its last hash step adds Z = 0).
+#[inline(always)]
+pub(crate) fn noise2_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<S>) -> S::F {
+    let (h00, h01) = step(s, p, x.c0, y);
+    let (h10, h11) = step(s, p, x.c1, y);
+    // Corner (i, j) hashes P[P[h_ij] + 0]: 3D's corner (i, j, 0) with Z = 0.
+    let [h00, h01, h10, h11] = [
+        s.perm(p, s.perm(p, h00)),
+        s.perm(p, s.perm(p, h01)),
+        s.perm(p, s.perm(p, h10)),
+        s.perm(p, s.perm(p, h11)),
+    ];
+    let n = lerp::<S>(
+        y.fade,
+        lerp::<S>(x.fade, grad2(s, h00, x.t0, y.t0), grad2(s, h10, x.t1, y.t0)),
+        lerp::<S>(x.fade, grad2(s, h01, x.t0, y.t1), grad2(s, h11, x.t1, y.t1)),
+    );
+    s.canonical_nan(n)
+}
+
+/// 3D: Ken Perlin's improved noise.
+#[inline(always)]
+pub(crate) fn noise3_axes<S: Simd>(
+    s: S,
+    p: &S::Perm<'_>,
+    x: &Axis<S>,
+    y: &Axis<S>,
+    z: &Axis<S>,
+) -> S::F {
+    // h_ij = P[P[X_i] + Y_j]; the corner (i, j, k) hashes P[h_ij + Z_k].
+    let (h00, h01) = step(s, p, x.c0, y);
+    let (h10, h11) = step(s, p, x.c1, y);
+    let g = Corner3 { s, p, z };
+    let (u, v, w) = (x.fade, y.fade, z.fade);
+    let (x0, x1, y0, y1, z0, z1) = (x.t0, x.t1, y.t0, y.t1, z.t0, z.t1);
     let n = lerp::<S>(
         w,
         lerp::<S>(
             v,
-            lerp::<S>(u, g.at(aa, x0, y0, z0), g.at(ba, x1, y0, z0)),
-            lerp::<S>(u, g.at(ab, x0, y1, z0), g.at(bb, x1, y1, z0)),
+            lerp::<S>(
+                u,
+                g.at(h00, false, x0, y0, z0),
+                g.at(h10, false, x1, y0, z0),
+            ),
+            lerp::<S>(
+                u,
+                g.at(h01, false, x0, y1, z0),
+                g.at(h11, false, x1, y1, z0),
+            ),
         ),
         lerp::<S>(
             v,
-            lerp::<S>(u, g.at(aa + one, x0, y0, z1), g.at(ba + one, x1, y0, z1)),
-            lerp::<S>(u, g.at(ab + one, x0, y1, z1), g.at(bb + one, x1, y1, z1)),
+            lerp::<S>(u, g.at(h00, true, x0, y0, z1), g.at(h10, true, x1, y0, z1)),
+            lerp::<S>(u, g.at(h01, true, x0, y1, z1), g.at(h11, true, x1, y1, z1)),
         ),
     );
     s.canonical_nan(n)
 }
 
-/// `grad3` at the corner whose last hash step is `h` (closures are avoided in
-/// kernels: they need not inline into the `#[target_feature]` shims).
+/// `grad3` at corner `P[P[h + Z_k]]` (closures are avoided in kernels: they
+/// need not inline into the `#[target_feature]` shims).
 #[derive(Clone, Copy)]
 struct Corner3<'a, 'p, S: Simd> {
     s: S,
     p: &'a S::Perm<'p>,
+    z: &'a Axis<S>,
 }
 
 impl<S: Simd> Corner3<'_, '_, S> {
     #[inline(always)]
-    fn at(self, h: S::I, x: S::F, y: S::F, z: S::F) -> S::F {
-        grad3(self.s, self.s.perm(self.p, h), x, y, z)
+    fn at(self, h: S::I, far: bool, x: S::F, y: S::F, z: S::F) -> S::F {
+        let (s, p) = (self.s, self.p);
+        let zc = if far { self.z.c1 } else { self.z.c0 };
+        grad3(s, s.perm(p, s.perm(p, h) + zc), x, y, z)
     }
 }
 
-/// One 3D cube of the 4D hypercube (fixed w corner): hashes `aa..bb` are
-/// `P[P[X+i] + Y+j] + Z` as in 3D, `w_cell` is `W + l`, `w_rel` the w offset.
+/// One 3D cube of the 4D hypercube (its w corner fixed): corner (i, j, k)
+/// hashes `P[P[P[h_ij] + Z_k] + W_l]`.
 #[derive(Clone, Copy)]
 struct Cube4<'a, 'p, S: Simd> {
     s: S,
     p: &'a S::Perm<'p>,
+    z: &'a Axis<S>,
     w_cell: S::I,
     w_rel: S::F,
 }
 
 impl<S: Simd> Cube4<'_, '_, S> {
     #[inline(always)]
-    fn at(self, zhash: S::I, x: S::F, y: S::F, z: S::F) -> S::F {
+    fn at(self, h: S::I, far: bool, x: S::F, y: S::F, z: S::F) -> S::F {
         let (s, p) = (self.s, self.p);
-        let h = s.perm(p, s.perm(p, zhash) + self.w_cell);
+        let zc = if far { self.z.c1 } else { self.z.c0 };
+        let h = s.perm(p, s.perm(p, s.perm(p, h) + zc) + self.w_cell);
         grad4(s, h, x, y, z, self.w_rel)
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn lerped(
-        self,
-        [aa, ab, ba, bb]: [S::I; 4],
-        [x0, x1]: [S::F; 2],
-        [y0, y1]: [S::F; 2],
-        [z0, z1]: [S::F; 2],
-        [u, v, t]: [S::F; 3],
-    ) -> S::F {
-        let one = self.s.splat_i(1);
+    fn lerped(self, [h00, h01, h10, h11]: [S::I; 4], x: &Axis<S>, y: &Axis<S>) -> S::F {
+        let (u, v, t) = (x.fade, y.fade, self.z.fade);
+        let (x0, x1, y0, y1, z0, z1) = (x.t0, x.t1, y.t0, y.t1, self.z.t0, self.z.t1);
         lerp::<S>(
             t,
             lerp::<S>(
                 v,
-                lerp::<S>(u, self.at(aa, x0, y0, z0), self.at(ba, x1, y0, z0)),
-                lerp::<S>(u, self.at(ab, x0, y1, z0), self.at(bb, x1, y1, z0)),
+                lerp::<S>(
+                    u,
+                    self.at(h00, false, x0, y0, z0),
+                    self.at(h10, false, x1, y0, z0),
+                ),
+                lerp::<S>(
+                    u,
+                    self.at(h01, false, x0, y1, z0),
+                    self.at(h11, false, x1, y1, z0),
+                ),
             ),
             lerp::<S>(
                 v,
                 lerp::<S>(
                     u,
-                    self.at(aa + one, x0, y0, z1),
-                    self.at(ba + one, x1, y0, z1),
+                    self.at(h00, true, x0, y0, z1),
+                    self.at(h10, true, x1, y0, z1),
                 ),
                 lerp::<S>(
                     u,
-                    self.at(ab + one, x0, y1, z1),
-                    self.at(bb + one, x1, y1, z1),
+                    self.at(h01, true, x0, y1, z1),
+                    self.at(h11, true, x1, y1, z1),
                 ),
             ),
         )
     }
 }
 
+/// 4D: four permutation steps, 32 hypercube-edge gradients.
 #[inline(always)]
-pub(crate) fn noise4<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F, y: S::F, z: S::F, w: S::F) -> S::F {
-    let (xi, x0, x1, u) = axis(s, x);
-    let (yi, y0, y1, v) = axis(s, y);
-    let (zi, z0, z1, t) = axis(s, z);
-    let (wi, w0, w1, q) = axis(s, w);
-    let (a, b) = step(s, p, xi, yi);
-    let (aa, ab) = step(s, p, a, zi);
-    let (ba, bb) = step(s, p, b, zi);
-    let hashes = [aa, ab, ba, bb];
-    let (xs, ys, zs, fades) = ([x0, x1], [y0, y1], [z0, z1], [u, v, t]);
+pub(crate) fn noise4_axes<S: Simd>(
+    s: S,
+    p: &S::Perm<'_>,
+    x: &Axis<S>,
+    y: &Axis<S>,
+    z: &Axis<S>,
+    w: &Axis<S>,
+) -> S::F {
+    let (h00, h01) = step(s, p, x.c0, y);
+    let (h10, h11) = step(s, p, x.c1, y);
+    let hashes = [h00, h01, h10, h11];
     let near = Cube4 {
         s,
         p,
-        w_cell: wi,
-        w_rel: w0,
+        z,
+        w_cell: w.c0,
+        w_rel: w.t0,
     };
     let far = Cube4 {
         s,
         p,
-        w_cell: wi + s.splat_i(1),
-        w_rel: w1,
+        z,
+        w_cell: w.c1,
+        w_rel: w.t1,
     };
-    let n = lerp::<S>(
-        q,
-        near.lerped(hashes, xs, ys, zs, fades),
-        far.lerped(hashes, xs, ys, zs, fades),
-    );
+    let n = lerp::<S>(w.fade, near.lerped(hashes, x, y), far.lerped(hashes, x, y));
     s.canonical_nan(n)
 }
 
