@@ -21,6 +21,11 @@ pub enum Error {
     },
     /// The requested SIMD level cannot run on this CPU (or this build).
     Unsupported(Level),
+    /// A period of 0 was given for axis `axis` (0 = x, 1 = y, 2 = z, 3 = w).
+    InvalidPeriod {
+        /// The axis whose period is 0.
+        axis: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -34,6 +39,12 @@ impl fmt::Display for Error {
                 f,
                 "slice lengths differ: xs has {expected} points but {name} has {found}; \
                  every coordinate slice and the output slice must have the same length"
+            ),
+            Error::InvalidPeriod { axis } => write!(
+                f,
+                "the period of the {} axis is 0; periods are counted in lattice cells and \
+                 must be at least 1 (256, Ken's table's own period, leaves an axis as it is)",
+                ["x", "y", "z", "w"][*axis]
             ),
             Error::Unsupported(level) => {
                 let available: Vec<&str> = Level::available().iter().map(|l| l.name()).collect();
@@ -50,13 +61,19 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Checks that every slice in `others` has the length of `xs`.
-pub(crate) fn check_lengths(xs: usize, others: &[(&'static str, usize)]) -> Result<(), Error> {
-    for &(name, found) in others {
-        if found != xs {
+/// Checks that every coordinate slice and `out` have the length of the first.
+pub(crate) fn check_lengths<T, const D: usize>(
+    inputs: [&[T]; D],
+    out: &[f32],
+) -> Result<(), Error> {
+    const NAMES: [&str; 4] = ["xs", "ys", "zs", "ws"];
+    let expected = inputs[0].len();
+    let others = inputs.iter().map(|c| c.len()).zip(NAMES).skip(1);
+    for (found, name) in others.chain([(out.len(), "out")]) {
+        if found != expected {
             return Err(Error::LengthMismatch {
                 name,
-                expected: xs,
+                expected,
                 found,
             });
         }

@@ -25,7 +25,8 @@
 //! a zero-padded copy of the last partial step, so tail points are computed by
 //! exactly the same code as the rest.
 
-use crate::simd::{MAX_LANES, PermTable, Simd};
+use crate::simd::scalar::Scalar;
+use crate::simd::{Job, MAX_LANES, PermTable, Simd};
 
 /// Ken Perlin's 16 gradients (12 cube edges, 4 repeated) by component.
 /// Entry h is what his `grad(h, x, y, z)` selects.
@@ -139,26 +140,6 @@ fn grad2<S: Simd>(s: S, h: S::I, x: S::F, y: S::F) -> S::F {
 fn grad4<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F, w: S::F) -> S::F {
     let [gx, gy, gz, gw] = &GRAD4;
     s.table32(gx, h) * x + s.table32(gy, h) * y + s.table32(gz, h) * z + s.table32(gw, h) * w
-}
-
-#[inline(always)]
-pub(crate) fn noise1<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F) -> S::F {
-    noise1_axes(s, p, &axis(s, x))
-}
-
-#[inline(always)]
-pub(crate) fn noise2<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F, y: S::F) -> S::F {
-    noise2_axes(s, p, &axis(s, x), &axis(s, y))
-}
-
-#[inline(always)]
-pub(crate) fn noise3<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F, y: S::F, z: S::F) -> S::F {
-    noise3_axes(s, p, &axis(s, x), &axis(s, y), &axis(s, z))
-}
-
-#[inline(always)]
-pub(crate) fn noise4<S: Simd>(s: S, p: &S::Perm<'_>, x: S::F, y: S::F, z: S::F, w: S::F) -> S::F {
-    noise4_axes(s, p, &axis(s, x), &axis(s, y), &axis(s, z), &axis(s, w))
 }
 
 /// 1D: slope `GRAD1[P[X] mod 16]` at each lattice point.
@@ -337,118 +318,259 @@ pub(crate) fn noise4_axes<S: Simd>(
     s.canonical_nan(n)
 }
 
-/// A per-step noise function of `D` coordinates. Kernels avoid closures,
-/// `Fn` calls and `array::map`: those are compiled without the shim's target
-/// features and need not inline, leaving every intrinsic an out-of-line call.
-trait Point<S: Simd, const D: usize> {
-    fn eval(s: S, p: &S::Perm<'_>, c: [S::F; D]) -> S::F;
+/// Stage 2 for `D` axes. Kernels avoid closures, `Fn` calls and
+/// `array::map`: those are compiled without the shim's target features and
+/// need not inline, leaving every intrinsic an out-of-line call.
+pub(crate) trait Dims<const D: usize> {
+    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, axes: &[Axis<S>; D]) -> S::F;
 }
 
-struct Dim1;
-struct Dim2;
-struct Dim3;
-struct Dim4;
+/// The noise of each dimension, as [`Dims`].
+pub(crate) struct Noise;
 
-impl<S: Simd> Point<S, 1> for Dim1 {
+impl Dims<1> for Noise {
     #[inline(always)]
-    fn eval(s: S, p: &S::Perm<'_>, [x]: [S::F; 1]) -> S::F {
-        noise1(s, p, x)
+    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, [x]: &[Axis<S>; 1]) -> S::F {
+        noise1_axes(s, p, x)
     }
 }
-impl<S: Simd> Point<S, 2> for Dim2 {
+impl Dims<2> for Noise {
     #[inline(always)]
-    fn eval(s: S, p: &S::Perm<'_>, [x, y]: [S::F; 2]) -> S::F {
-        noise2(s, p, x, y)
+    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, [x, y]: &[Axis<S>; 2]) -> S::F {
+        noise2_axes(s, p, x, y)
     }
 }
-impl<S: Simd> Point<S, 3> for Dim3 {
+impl Dims<3> for Noise {
     #[inline(always)]
-    fn eval(s: S, p: &S::Perm<'_>, [x, y, z]: [S::F; 3]) -> S::F {
-        noise3(s, p, x, y, z)
+    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, [x, y, z]: &[Axis<S>; 3]) -> S::F {
+        noise3_axes(s, p, x, y, z)
     }
 }
-impl<S: Simd> Point<S, 4> for Dim4 {
+impl Dims<4> for Noise {
     #[inline(always)]
-    fn eval(s: S, p: &S::Perm<'_>, [x, y, z, w]: [S::F; 4]) -> S::F {
-        noise4(s, p, x, y, z, w)
+    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, [x, y, z, w]: &[Axis<S>; 4]) -> S::F {
+        noise4_axes(s, p, x, y, z, w)
     }
 }
 
-/// Loads `LANES` values at `at` from each input.
+/// Stage 1 in `f32` for every axis of a step loaded at `at`.
 #[inline(always)]
-fn load_step<S: Simd, const D: usize>(s: S, inputs: &[&[f32]; D], at: usize) -> [S::F; D] {
-    let mut v = [s.splat(0.0); D];
+fn axes_f32<S: Simd, const D: usize>(s: S, inputs: &[&[f32]; D], at: usize) -> [Axis<S>; D] {
+    let first = axis(s, s.load(&inputs[0][at..at + S::LANES]));
+    let mut axes = [first; D];
+    for d in 1..D {
+        axes[d] = axis(s, s.load(&inputs[d][at..at + S::LANES]));
+    }
+    axes
+}
+
+/// `out[i] = noise(inputs[..][i])` for `f32` coordinates without a period:
+/// stage 1 in vector `f32`. Full steps, then the remainder once more on a
+/// zero-padded copy, through the same code.
+pub(crate) struct FillF32<'a, const D: usize> {
+    pub(crate) table: &'a PermTable,
+    pub(crate) inputs: [&'a [f32]; D],
+    pub(crate) out: &'a mut [f32],
+}
+
+impl<const D: usize> Job for FillF32<'_, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let (p, inputs, out) = (s.perm_table(self.table), self.inputs, self.out);
+        let n = S::LANES;
+        let full = out.len() - out.len() % n;
+        let (body, tail) = out.split_at_mut(full);
+        for (k, dst) in body.chunks_exact_mut(n).enumerate() {
+            s.store(Noise::eval(s, &p, &axes_f32(s, &inputs, k * n)), dst);
+        }
+        if !tail.is_empty() {
+            let mut padded = [[0.0f32; MAX_LANES]; D];
+            let mut padded_inputs: [&[f32]; D] = [&[]; D];
+            for d in 0..D {
+                padded[d][..tail.len()].copy_from_slice(&inputs[d][full..]);
+            }
+            for d in 0..D {
+                padded_inputs[d] = &padded[d];
+            }
+            let mut result = [0.0f32; MAX_LANES];
+            s.store(
+                Noise::eval(s, &p, &axes_f32(s, &padded_inputs, 0)),
+                &mut result[..n],
+            );
+            tail.copy_from_slice(&result[..tail.len()]);
+        }
+    }
+}
+
+/// A coordinate type the staged path accepts.
+pub(crate) trait Coord: Copy {
+    fn to_f64(self) -> f64;
+}
+impl Coord for f32 {
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+impl Coord for f64 {
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+/// Ken's table repeats every 256 cells: the period of an axis without one.
+pub(crate) const NATURAL_PERIOD: u32 = 256;
+
+/// Stage 1 for one coordinate, in `f64`: the lattice cell `floor(c) mod
+/// period`, its upper neighbour `(cell + 1) mod period` (both then mod 256 for
+/// the table), and the offset `c − floor(c)` rounded to `f32`.
+///
+/// For an `f32` coordinate and the natural period this gives exactly what the
+/// vector `f32` stage 1 gives: the `f64` difference is exact and rounds to the
+/// same `f32`, and both cells are `floor(c) mod 256` exactly.
+#[inline(always)]
+pub(crate) fn stage1(c: f64, period: u32) -> (u8, u8, f32) {
+    let floor = c.floor();
+    let offset = (c - floor) as f32;
+    let cell = lattice_mod(floor, period);
+    let next = if cell + 1 == period { 0 } else { cell + 1 };
+    (cell as u8, next as u8, offset)
+}
+
+/// `floor mod period` for an integral `floor`, exactly; 0 for NaN and ±inf.
+#[inline(always)]
+fn lattice_mod(floor: f64, period: u32) -> u32 {
+    /// 2⁶³: the first magnitude `as i64` saturates at.
+    const I64_RANGE: f64 = 9_223_372_036_854_775_808.0;
+    if floor.abs() < I64_RANGE {
+        let i = floor as i64;
+        if period == NATURAL_PERIOD {
+            (i & 255) as u32
+        } else {
+            i.rem_euclid(i64::from(period)) as u32
+        }
+    } else if floor.is_finite() {
+        // fmod is exact; |floor| ≥ 2⁶³ is an integer multiple of 2¹¹.
+        floor.rem_euclid(f64::from(period)) as u32
+    } else {
+        0
+    }
+}
+
+/// `out[i] = noise(inputs[..][i])` with stage 1 computed per point in `f64`
+/// (any [`Coord`], any periods), then stage 2 in vectors. Used by the `f64`
+/// entry points and by periodic noise.
+pub(crate) struct FillStaged<'a, T, const D: usize> {
+    pub(crate) table: &'a PermTable,
+    pub(crate) periods: [u32; 4],
+    pub(crate) inputs: [&'a [T]; D],
+    pub(crate) out: &'a mut [f32],
+}
+
+impl<T: Coord, const D: usize> Job for FillStaged<'_, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let (p, inputs, out) = (s.perm_table(self.table), self.inputs, self.out);
+        let n = S::LANES;
+        let mut c0 = [[0u8; MAX_LANES]; D];
+        let mut c1 = [[0u8; MAX_LANES]; D];
+        let mut t0 = [[0.0f32; MAX_LANES]; D];
+        for (k, dst) in out.chunks_mut(n).enumerate() {
+            let at = k * n;
+            for d in 0..D {
+                let period = self.periods[d];
+                for i in 0..n {
+                    // Padding lanes of a partial step sit at 0.
+                    let c = if i < dst.len() {
+                        inputs[d][at + i].to_f64()
+                    } else {
+                        0.0
+                    };
+                    (c0[d][i], c1[d][i], t0[d][i]) = stage1(c, period);
+                }
+            }
+            let axes = staged_axes(s, &c0, &c1, &t0);
+            let r = Noise::eval(s, &p, &axes);
+            if dst.len() == n {
+                s.store(r, dst);
+            } else {
+                let mut result = [0.0f32; MAX_LANES];
+                s.store(r, &mut result[..n]);
+                let len = dst.len();
+                dst.copy_from_slice(&result[..len]);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn staged_axis<S: Simd>(s: S, c0: &[u8], c1: &[u8], t0: &[f32]) -> Axis<S> {
+    let t = s.load(t0);
+    Axis {
+        c0: s.load_cells(c0),
+        c1: s.load_cells(c1),
+        t0: t,
+        t1: t - s.splat(1.0),
+        fade: fade(s, t),
+    }
+}
+
+/// Stage 1 results (cells, next cells, offsets per axis) as vector axes; the
+/// offset minus one and the fade are computed here exactly as in [`axis`].
+#[inline(always)]
+pub(crate) fn staged_axes<S: Simd, const D: usize>(
+    s: S,
+    c0: &[[u8; MAX_LANES]; D],
+    c1: &[[u8; MAX_LANES]; D],
+    t0: &[[f32; MAX_LANES]; D],
+) -> [Axis<S>; D] {
+    let mut axes = [staged_axis(s, &c0[0], &c1[0], &t0[0]); D];
+    for d in 1..D {
+        axes[d] = staged_axis(s, &c0[d], &c1[d], &t0[d]);
+    }
+    axes
+}
+
+/// One `f32` point through stage 1 and 2 at backend `s` (the scalar path).
+#[inline(always)]
+pub(crate) fn point_f32<S: Simd, const D: usize>(s: S, p: &S::Perm<'_>, c: [S::F; D]) -> S::F
+where
+    Noise: Dims<D>,
+{
+    let mut axes = [axis(s, c[0]); D];
+    for d in 1..D {
+        axes[d] = axis(s, c[d]);
+    }
+    Noise::eval(s, p, &axes)
+}
+
+/// One point with stage 1 in `f64` (periodic noise, scalar path).
+#[inline(always)]
+pub(crate) fn point_staged<const D: usize>(
+    s: Scalar,
+    p: &<Scalar as Simd>::Perm<'_>,
+    periods: &[u32; 4],
+    c: [f64; D],
+) -> f32
+where
+    Noise: Dims<D>,
+{
+    let mut c0 = [[0u8; MAX_LANES]; D];
+    let mut c1 = [[0u8; MAX_LANES]; D];
+    let mut t0 = [[0.0f32; MAX_LANES]; D];
     for d in 0..D {
-        v[d] = s.load(&inputs[d][at..at + S::LANES]);
+        (c0[d][0], c1[d][0], t0[d][0]) = stage1(c[d], periods[d]);
     }
-    v
-}
-
-/// Runs `K` over every full step of the inputs, then over a zero-padded copy
-/// of the remainder. The caller has checked that all slices have `out.len()`.
-#[inline(always)]
-fn fill<S: Simd, K: Point<S, D>, const D: usize>(
-    s: S,
-    p: &S::Perm<'_>,
-    inputs: [&[f32]; D],
-    out: &mut [f32],
-) {
-    let n = S::LANES;
-    let full = out.len() - out.len() % n;
-    let (body, tail) = out.split_at_mut(full);
-    for (k, dst) in body.chunks_exact_mut(n).enumerate() {
-        s.store(K::eval(s, p, load_step(s, &inputs, k * n)), dst);
-    }
-    if !tail.is_empty() {
-        let mut padded = [[0.0f32; MAX_LANES]; D];
-        for d in 0..D {
-            padded[d][..tail.len()].copy_from_slice(&inputs[d][full..]);
-        }
-        let mut padded_inputs: [&[f32]; D] = [&[]; D];
-        for d in 0..D {
-            padded_inputs[d] = &padded[d];
-        }
-        let mut result = [0.0f32; MAX_LANES];
-        s.store(
-            K::eval(s, p, load_step(s, &padded_inputs, 0)),
-            &mut result[..n],
-        );
-        tail.copy_from_slice(&result[..tail.len()]);
-    }
-}
-
-#[inline(always)]
-pub(crate) fn fill1<S: Simd>(s: S, t: &PermTable, xs: &[f32], out: &mut [f32]) {
-    fill::<S, Dim1, 1>(s, &s.perm_table(t), [xs], out)
-}
-
-#[inline(always)]
-pub(crate) fn fill2<S: Simd>(s: S, t: &PermTable, xs: &[f32], ys: &[f32], out: &mut [f32]) {
-    fill::<S, Dim2, 2>(s, &s.perm_table(t), [xs, ys], out)
-}
-
-#[inline(always)]
-pub(crate) fn fill3<S: Simd>(
-    s: S,
-    t: &PermTable,
-    xs: &[f32],
-    ys: &[f32],
-    zs: &[f32],
-    out: &mut [f32],
-) {
-    fill::<S, Dim3, 3>(s, &s.perm_table(t), [xs, ys, zs], out)
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn fill4<S: Simd>(
-    s: S,
-    t: &PermTable,
-    xs: &[f32],
-    ys: &[f32],
-    zs: &[f32],
-    ws: &[f32],
-    out: &mut [f32],
-) {
-    fill::<S, Dim4, 4>(s, &s.perm_table(t), [xs, ys, zs, ws], out)
+    Noise::eval(s, p, &staged_axes(s, &c0, &c1, &t0))
 }

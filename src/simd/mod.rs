@@ -15,7 +15,8 @@
 //!   (0..=255): the low byte of x86 `cvttps2dq`, which is exact for every
 //!   finite value (those with |x| ≥ 2³¹ are multiples of 256 and give 0) and 0
 //!   for NaN and ±inf.
-//! - [`Simd::perm`] returns `P[i mod 256]` for every lane, any `i`.
+//! - [`Simd::perm`] returns `P[i mod 256]` for every lane, any `i`. Integer
+//!   lanes are only ever used mod 256 (vector backends keep them in bytes).
 //! - [`Simd::table16`] / [`Simd::table32`] return `t[h mod 16]` / `t[h mod 32]`.
 //! - [`Simd::canonical_nan`] replaces every NaN by `f32::NAN` (payloads of
 //!   NaNs differ between instruction forms; the canonical one does not).
@@ -72,9 +73,44 @@ pub(crate) trait Simd: Copy {
     fn store(self, v: Self::F, dst: &mut [f32]);
     fn floor(self, v: Self::F) -> Self::F;
     fn cell(self, floored: Self::F) -> Self::I;
+    /// Lattice indices computed elsewhere: byte `i` of `src` for point `i`
+    /// (`src[..LANES]`; panics if shorter).
+    fn load_cells(self, src: &[u8]) -> Self::I;
     fn perm_table(self, t: &PermTable) -> Self::Perm<'_>;
     fn perm(self, t: &Self::Perm<'_>, i: Self::I) -> Self::I;
     fn table16(self, t: &[f32; 16], h: Self::I) -> Self::F;
     fn table32(self, t: &[f32; 32], h: Self::I) -> Self::F;
     fn canonical_nan(self, v: Self::F) -> Self::F;
+}
+
+/// A kernel invocation, generic over the backend. Its `run` is
+/// `#[inline(always)]`, so [`dispatch`] compiles it once per level, inside
+/// that level's `#[target_feature]` shim.
+pub(crate) trait Job {
+    type Output;
+    fn run<S: Simd>(self, s: S) -> Self::Output;
+}
+
+/// Runs `job` at `level`: the only place a level turns into code. Called once
+/// per public call, outside every loop; making a token is one relaxed atomic
+/// load. A level the CPU lacks cannot be stored in a `Perlin`
+/// (`with_level` refuses it); should one arrive anyway, the portable backend
+/// runs instead, with the same bits.
+#[inline]
+pub(crate) fn dispatch<J: Job>(level: crate::Level, job: J) -> J::Output {
+    use crate::Level;
+    match level {
+        Level::Scalar => job.run(scalar::Scalar),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 if let Some(t) = x86_64::avx512::Avx512::new() => {
+            // SAFETY: the token `t` exists, so AVX-512 F/BW/VBMI were detected.
+            unsafe { x86_64::avx512::run(t, job) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 if let Some(t) = x86_64::avx2::Avx2::new() => {
+            // SAFETY: the token `t` exists, so AVX2 was detected.
+            unsafe { x86_64::avx2::run(t, job) }
+        }
+        _ => job.run(portable::Portable),
+    }
 }

@@ -56,6 +56,11 @@ impl Simd for Portable {
         floored.fast_trunc_int() & i32x8::splat(255)
     }
     #[inline(always)]
+    fn load_cells(self, src: &[u8]) -> i32x8 {
+        let b = &src[..8];
+        i32x8::new([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]].map(i32::from))
+    }
+    #[inline(always)]
     fn perm_table(self, t: &PermTable) -> &[u8; 512] {
         &t.bytes
     }

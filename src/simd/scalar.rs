@@ -47,6 +47,10 @@ impl Simd for Scalar {
         i & 255
     }
     #[inline(always)]
+    fn load_cells(self, src: &[u8]) -> i32 {
+        i32::from(src[0])
+    }
+    #[inline(always)]
     fn perm_table(self, t: &PermTable) -> &[u8; 512] {
         &t.bytes
     }

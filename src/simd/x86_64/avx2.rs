@@ -8,11 +8,11 @@
 //! Gradient components are bytes too: one `vpshufb` of a 16-byte component
 //! table gives −1/0/1 for 32 points, widened to `f32` per vector.
 
-use super::fill_shims;
+use super::job_shim;
 use crate::simd::{PermTable, Simd};
 use core::arch::x86_64::*;
 
-fill_shims!(Avx2, "avx2");
+job_shim!(Avx2, "avx2");
 
 /// Proof that this CPU has AVX2.
 #[derive(Clone, Copy, Debug)]
@@ -212,6 +212,13 @@ impl Simd for Avx2 {
             let bytes = _mm256_packus_epi16(ab, ce);
             _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
         })
+    }
+    #[inline(always)]
+    fn load_cells(self, src: &[u8]) -> U8x32 {
+        let src = &src[..32];
+        // SAFETY: the token proves AVX2; `src` has 32 bytes (sliced above).
+        // Byte order is already point order (byte 8k + j = point 8k + j).
+        U8x32(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
     }
     #[inline(always)]
     fn perm_table(self, t: &PermTable) -> PermChunks<'_> {

@@ -10,11 +10,11 @@
 //! of the dword lanes, where `vpermps` (16 entries) or `vpermt2ps` (32 entries)
 //! read the gradient components: no shuffle is spent on spreading bytes.
 
-use super::{fill_shims, vector_ops};
+use super::{job_shim, vector_ops};
 use crate::simd::{PermTable, Simd};
 use core::arch::x86_64::*;
 
-fill_shims!(Avx512, "avx512f,avx512bw,avx512vbmi,avx2");
+job_shim!(Avx512, "avx512f,avx512bw,avx512vbmi,avx2");
 
 /// 16-lane vectors per kernel step.
 const VECTORS: usize = 4;
@@ -126,6 +126,18 @@ const PACK_PAIR: Bytes = Bytes({
     unsafe { core::mem::transmute::<[u8; 64], __m512i>(t) }
 });
 
+/// Byte `4j + k` = `16k + j`: point order to this backend's byte layout.
+const INTERLEAVE: Bytes = Bytes({
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (16 * (i % 4) + i / 4) as u8;
+        i += 1;
+    }
+    // SAFETY: a plain byte array reinterpreted as a vector of the same size.
+    unsafe { core::mem::transmute::<[u8; 64], __m512i>(t) }
+});
+
 /// Bytes 2 and 3 of every dword: the ones the second pair of vectors fills.
 const SECOND_PAIR: u64 = 0xCCCC_CCCC_CCCC_CCCC;
 
@@ -191,6 +203,15 @@ impl Simd for Avx512 {
             let first = _mm512_permutex2var_epi8(d[0], PACK_PAIR.0, d[1]);
             let second = _mm512_permutex2var_epi8(d[2], PACK_PAIR.0, d[3]);
             _mm512_mask_blend_epi8(SECOND_PAIR, first, second)
+        })
+    }
+    #[inline(always)]
+    fn load_cells(self, src: &[u8]) -> U8x64 {
+        let src = &src[..64];
+        // SAFETY: the token proves AVX-512F/VBMI; `src` has 64 bytes (sliced
+        // above). vpermb moves point 16k + j (byte 16k + j) to byte 4j + k.
+        U8x64(unsafe {
+            _mm512_permutexvar_epi8(INTERLEAVE.0, _mm512_loadu_si512(src.as_ptr().cast()))
         })
     }
     #[inline(always)]

@@ -1,8 +1,8 @@
 //! `std::arch` backends for x86_64: AVX2 (8 lanes) and AVX-512 (16 lanes).
 //!
-//! Each file holds a token, its lane types and a handful of
-//! `#[target_feature]` shims that instantiate the generic kernels; the
-//! algorithm itself lives once, in `crate::kernel`.
+//! Each file holds a token, its lane types and one `#[target_feature]` shim,
+//! `run(token, job)`, that instantiates a generic kernel job; the algorithm
+//! itself lives once, in `crate::kernel`.
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
@@ -26,49 +26,15 @@ macro_rules! vector_ops {
 }
 pub(crate) use vector_ops;
 
-/// The four batch entry points of one ISA: each only enables the feature and
-/// calls the generic kernel with the token.
-macro_rules! fill_shims {
+/// The one entry point of an ISA: runs any kernel [`Job`](crate::simd::Job)
+/// with this backend's token, compiled with the ISA's features enabled (the
+/// job's `#[inline(always)]` body is inlined here).
+macro_rules! job_shim {
     ($token:ty, $features:literal) => {
-        use crate::kernel;
-
         #[target_feature(enable = $features)]
-        pub(crate) fn fill1(t: $token, p: &crate::simd::PermTable, xs: &[f32], out: &mut [f32]) {
-            kernel::fill1(t, p, xs, out)
-        }
-        #[target_feature(enable = $features)]
-        pub(crate) fn fill2(
-            t: $token,
-            p: &crate::simd::PermTable,
-            xs: &[f32],
-            ys: &[f32],
-            out: &mut [f32],
-        ) {
-            kernel::fill2(t, p, xs, ys, out)
-        }
-        #[target_feature(enable = $features)]
-        pub(crate) fn fill3(
-            t: $token,
-            p: &crate::simd::PermTable,
-            xs: &[f32],
-            ys: &[f32],
-            zs: &[f32],
-            out: &mut [f32],
-        ) {
-            kernel::fill3(t, p, xs, ys, zs, out)
-        }
-        #[target_feature(enable = $features)]
-        pub(crate) fn fill4(
-            t: $token,
-            p: &crate::simd::PermTable,
-            xs: &[f32],
-            ys: &[f32],
-            zs: &[f32],
-            ws: &[f32],
-            out: &mut [f32],
-        ) {
-            kernel::fill4(t, p, xs, ys, zs, ws, out)
+        pub(crate) fn run<J: crate::simd::Job>(token: $token, job: J) -> J::Output {
+            job.run(token)
         }
     };
 }
-pub(crate) use fill_shims;
+pub(crate) use job_shim;
