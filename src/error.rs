@@ -4,7 +4,7 @@ use crate::Level;
 use std::fmt;
 
 /// Why a call was refused. A call that returns `Err` has written nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Error {
     /// Coordinate and output slices of a batch call have different lengths.
@@ -21,6 +21,31 @@ pub enum Error {
     },
     /// The requested SIMD level cannot run on this CPU (or this build).
     Unsupported(Level),
+    /// A grid window that does not fit inside its parent grid.
+    WindowOutOfBounds {
+        /// The axis (0 = x, 1 = y, 2 = z, 3 = w).
+        axis: usize,
+        /// The window's offset on that axis.
+        offset: usize,
+        /// The window's size on that axis.
+        size: usize,
+        /// The parent's size on that axis.
+        parent: usize,
+    },
+    /// A grid whose origin, step or last sample position is NaN or infinite.
+    NonFiniteGrid {
+        /// `"origin"`, `"step"` or `"last sample position"`.
+        what: &'static str,
+        /// `"x"`, `"y"`, `"z"` or `"w"`.
+        axis: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A grid whose sample count does not fit in `usize`.
+    GridTooLarge {
+        /// The grid's size on each axis.
+        size: Vec<usize>,
+    },
     /// A period of 0 was given for axis `axis` (0 = x, 1 = y, 2 = z, 3 = w).
     InvalidPeriod {
         /// The axis whose period is 0.
@@ -39,6 +64,26 @@ impl fmt::Display for Error {
                 f,
                 "slice lengths differ: xs has {expected} points but {name} has {found}; \
                  every coordinate slice and the output slice must have the same length"
+            ),
+            Error::WindowOutOfBounds {
+                axis,
+                offset,
+                size,
+                parent,
+            } => write!(
+                f,
+                "window does not fit in its grid: on the {} axis it covers samples \
+                 {offset}..{offset}+{size} but the grid has {parent}",
+                ["x", "y", "z", "w"][*axis]
+            ),
+            Error::NonFiniteGrid { what, axis, value } => write!(
+                f,
+                "grid {what} on the {axis} axis is {value}; grid origins, steps and \
+                 sample positions must be finite"
+            ),
+            Error::GridTooLarge { size } => write!(
+                f,
+                "grid of size {size:?} has more samples than fit in memory addresses (usize)"
             ),
             Error::InvalidPeriod { axis } => write!(
                 f,

@@ -61,11 +61,13 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod error;
+mod grid;
 mod kernel;
 mod level;
 mod perlin;
 mod simd;
 
 pub use error::Error;
+pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 pub use level::{Level, ParseLevelError};
 pub use perlin::Perlin;

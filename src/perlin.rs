@@ -1,10 +1,14 @@
 //! [`Perlin`]: permutation tables, seeding, one-point `noiseN` and batch `fillN`.
 
 use crate::error::check_lengths;
-use crate::kernel::{self, Dims, FillF32, FillStaged, NATURAL_PERIOD, Noise};
+use crate::grid::{Grid, Grid1, Grid2, Grid3, Grid4};
+use crate::kernel::{
+    self, AxisSamples, Dims, FillF32, FillGridRows, FillStaged, NATURAL_PERIOD, Noise,
+};
 use crate::simd::scalar::Scalar;
 use crate::simd::{PermTable, Simd, dispatch};
 use crate::{Error, Level};
+use rayon::prelude::*;
 use std::fmt;
 use std::sync::Arc;
 
@@ -24,6 +28,11 @@ pub(crate) const KEN_PERMUTATION: [u8; 256] = [
     176, 115, 121, 50, 45, 127, 4, 150, 254, 138, 236, 205, 93, 222, 114, 67, 29, 24, 72, 243, 141,
     128, 195, 78, 66, 215, 61, 156, 180,
 ];
+
+/// Samples per rayon tile of a parallel grid fill: 64 Ki samples, 256 KiB of
+/// output, so a tile's output and its row data stay in a core's L2 cache
+/// while enough tiles remain to balance threads.
+const TILE_SAMPLES: usize = 1 << 16;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): the PRNG behind [`Perlin::new`].
 struct SplitMix64(u64);
@@ -212,6 +221,66 @@ impl Perlin {
         Ok(())
     }
 
+    /// Fills `out` with the noise at every sample of `grid` (layout: see
+    /// [`Grid`]); `threads` = rayon tiles when `parallel`.
+    fn fill_grid<const D: usize>(
+        &self,
+        grid: &Grid<D>,
+        out: &mut [f32],
+        parallel: bool,
+    ) -> Result<(), Error>
+    where
+        Noise: Dims<D>,
+    {
+        let len = grid.check()?;
+        if out.len() != len {
+            return Err(Error::LengthMismatch {
+                name: "out",
+                expected: len,
+                found: out.len(),
+            });
+        }
+        if len == 0 {
+            return Ok(());
+        }
+        let periods = self.periods_or_natural();
+        let size = grid.size();
+        let samples: Vec<AxisSamples> = (0..D)
+            .map(|a| AxisSamples::new(size[a], periods[a], |i| grid.coord(a, i)))
+            .collect();
+        let axes: [&AxisSamples; D] = std::array::from_fn(|a| &samples[a]);
+        let (table, level, nx) = (&*self.table, self.level, size[0]);
+        if parallel {
+            // Tiles of whole rows, about TILE_SAMPLES samples each.
+            let rows_per_tile = (TILE_SAMPLES / nx).max(1);
+            out.par_chunks_mut(rows_per_tile * nx)
+                .enumerate()
+                .for_each(|(t, out)| {
+                    let first_row = t * rows_per_tile;
+                    dispatch(
+                        level,
+                        FillGridRows {
+                            table,
+                            axes,
+                            first_row,
+                            out,
+                        },
+                    );
+                });
+        } else {
+            dispatch(
+                level,
+                FillGridRows {
+                    table,
+                    axes,
+                    first_row: 0,
+                    out,
+                },
+            );
+        }
+        Ok(())
+    }
+
     /// 1D noise at `x`, in [-1, 1].
     pub fn noise1(&self, x: f32) -> f32 {
         self.point([x])
@@ -300,5 +369,61 @@ impl Perlin {
         out: &mut [f32],
     ) -> Result<(), Error> {
         self.fill_f64([xs, ys, zs, ws], out)
+    }
+
+    /// Noise at every sample of `grid`, one thread. `out.len()` must be the
+    /// grid's sample count; layout and exactness: see [`Grid`] and the crate
+    /// docs. Errors (nothing written): [`Error::LengthMismatch`] for `out`,
+    /// [`Error::NonFiniteGrid`], [`Error::GridTooLarge`].
+    pub fn fill_grid1(&self, grid: &Grid1, out: &mut [f32]) -> Result<(), Error> {
+        self.fill_grid(grid, out, false)
+    }
+
+    /// [`Perlin::fill_grid1`] on the rayon thread pool, in tiles of whole
+    /// rows; the same bits whatever the number of threads.
+    pub fn fill_grid1_par(&self, grid: &Grid1, out: &mut [f32]) -> Result<(), Error> {
+        self.fill_grid(grid, out, true)
+    }
+
+    /// Noise at every sample of `grid`, one thread. `out.len()` must be the
+    /// grid's sample count; layout and exactness: see [`Grid`] and the crate
+    /// docs. Errors (nothing written): [`Error::LengthMismatch`] for `out`,
+    /// [`Error::NonFiniteGrid`], [`Error::GridTooLarge`].
+    pub fn fill_grid2(&self, grid: &Grid2, out: &mut [f32]) -> Result<(), Error> {
+        self.fill_grid(grid, out, false)
+    }
+
+    /// [`Perlin::fill_grid2`] on the rayon thread pool, in tiles of whole
+    /// rows; the same bits whatever the number of threads.
+    pub fn fill_grid2_par(&self, grid: &Grid2, out: &mut [f32]) -> Result<(), Error> {
+        self.fill_grid(grid, out, true)
+    }
+
+    /// Noise at every sample of `grid`, one thread. `out.len()` must be the
+    /// grid's sample count; layout and exactness: see [`Grid`] and the crate
+    /// docs. Errors (nothing written): [`Error::LengthMismatch`] for `out`,
+    /// [`Error::NonFiniteGrid`], [`Error::GridTooLarge`].
+    pub fn fill_grid3(&self, grid: &Grid3, out: &mut [f32]) -> Result<(), Error> {
+        self.fill_grid(grid, out, false)
+    }
+
+    /// [`Perlin::fill_grid3`] on the rayon thread pool, in tiles of whole
+    /// rows; the same bits whatever the number of threads.
+    pub fn fill_grid3_par(&self, grid: &Grid3, out: &mut [f32]) -> Result<(), Error> {
+        self.fill_grid(grid, out, true)
+    }
+
+    /// Noise at every sample of `grid`, one thread. `out.len()` must be the
+    /// grid's sample count; layout and exactness: see [`Grid`] and the crate
+    /// docs. Errors (nothing written): [`Error::LengthMismatch`] for `out`,
+    /// [`Error::NonFiniteGrid`], [`Error::GridTooLarge`].
+    pub fn fill_grid4(&self, grid: &Grid4, out: &mut [f32]) -> Result<(), Error> {
+        self.fill_grid(grid, out, false)
+    }
+
+    /// [`Perlin::fill_grid4`] on the rayon thread pool, in tiles of whole
+    /// rows; the same bits whatever the number of threads.
+    pub fn fill_grid4_par(&self, grid: &Grid4, out: &mut [f32]) -> Result<(), Error> {
+        self.fill_grid(grid, out, true)
     }
 }

@@ -574,3 +574,90 @@ where
     }
     Noise::eval(s, p, &staged_axes(s, &c0, &c1, &t0))
 }
+
+/// Stage 1 of every sample of one grid axis (computed once per fill, in
+/// `f64`, by [`stage1`]), padded with zeros to a whole number of steps.
+pub(crate) struct AxisSamples {
+    len: usize,
+    c0: Vec<u8>,
+    c1: Vec<u8>,
+    t0: Vec<f32>,
+}
+
+impl AxisSamples {
+    /// Samples `coord(0..len)` of an axis with period `period`.
+    pub(crate) fn new(len: usize, period: u32, coord: impl Fn(usize) -> f64) -> AxisSamples {
+        let padded = len.div_ceil(MAX_LANES) * MAX_LANES;
+        let mut a = AxisSamples {
+            len,
+            c0: vec![0; padded],
+            c1: vec![0; padded],
+            t0: vec![0.0; padded],
+        };
+        for i in 0..len {
+            (a.c0[i], a.c1[i], a.t0[i]) = stage1(coord(i), period);
+        }
+        a
+    }
+
+    /// Sample `i` as the same value on every lane.
+    #[inline(always)]
+    fn splat<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
+        let t = s.splat(self.t0[i]);
+        Axis {
+            c0: s.splat_i(i32::from(self.c0[i])),
+            c1: s.splat_i(i32::from(self.c1[i])),
+            t0: t,
+            t1: t - s.splat(1.0),
+            fade: fade(s, t),
+        }
+    }
+}
+
+/// Rows `first_row..` of a grid (as many as `out` holds): row `r` is the run
+/// of x samples at the other axes' indices `r` in mixed radix (y fastest).
+/// Stage 2 sees the x axis from its samples and the other axes broadcast, so
+/// every sample is computed exactly as `FillStaged` computes that point.
+pub(crate) struct FillGridRows<'a, const D: usize> {
+    pub(crate) table: &'a PermTable,
+    pub(crate) axes: [&'a AxisSamples; D],
+    pub(crate) first_row: usize,
+    pub(crate) out: &'a mut [f32],
+}
+
+impl<const D: usize> Job for FillGridRows<'_, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let (p, axes) = (s.perm_table(self.table), self.axes);
+        let (n, x) = (S::LANES, axes[0]);
+        if x.len == 0 {
+            return;
+        }
+        for (r, row) in self.out.chunks_exact_mut(x.len).enumerate() {
+            let mut all = [x.splat(s, 0); D];
+            let mut rest = self.first_row + r;
+            for d in 1..D {
+                all[d] = axes[d].splat(s, rest % axes[d].len);
+                rest /= axes[d].len;
+            }
+            for (k, dst) in row.chunks_mut(n).enumerate() {
+                let at = k * n;
+                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..]);
+                let v = Noise::eval(s, &p, &all);
+                if dst.len() == n {
+                    s.store(v, dst);
+                } else {
+                    let mut result = [0.0f32; MAX_LANES];
+                    s.store(v, &mut result[..n]);
+                    let len = dst.len();
+                    dst.copy_from_slice(&result[..len]);
+                }
+            }
+        }
+    }
+}

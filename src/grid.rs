@@ -1,0 +1,139 @@
+//! Uniform grids of sample points, and windows into them.
+//!
+//! Sample `i` on axis `a` sits at `origin[a] + i as f64 * step[a]`, computed
+//! in `f64` from the *global* index `i`. A [`Grid::window`] is a sub-block
+//! that keeps the parent's global indices, so filling a window produces
+//! exactly the bits of that block of the whole grid, whatever the split, the
+//! order, the thread count or the SIMD level.
+//!
+//! Output layout: row-major with x fastest. For a 3D grid of size
+//! `[nx, ny, nz]`, sample `(i, j, k)` (local to the grid or window) is at
+//! `out[(k * ny + j) * nx + i]`; 2D: `out[j * nx + i]`; 4D:
+//! `out[((l * nz + k) * ny + j) * nx + i]`.
+
+use crate::Error;
+
+/// A `D`-dimensional uniform grid of sample points (or a window into one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Grid<const D: usize> {
+    origin: [f64; D],
+    step: [f64; D],
+    size: [usize; D],
+    offset: [usize; D],
+}
+
+/// A 1D grid: `Grid1::new([x0], [dx], [nx])`.
+pub type Grid1 = Grid<1>;
+/// A 2D grid: `Grid2::new([x0, y0], [dx, dy], [nx, ny])`.
+pub type Grid2 = Grid<2>;
+/// A 3D grid: `Grid3::new([x0, y0, z0], [dx, dy, dz], [nx, ny, nz])`.
+pub type Grid3 = Grid<3>;
+/// A 4D grid: `Grid4::new([x0, y0, z0, w0], [dx, dy, dz, dw], [nx, ny, nz, nw])`.
+pub type Grid4 = Grid<4>;
+
+const AXES: [&str; 4] = ["x", "y", "z", "w"];
+
+impl<const D: usize> Grid<D> {
+    /// `size[a]` samples along axis `a`, at `origin[a] + i * step[a]`.
+    ///
+    /// Nothing is checked here; a fill reports a non-finite origin or step,
+    /// or a size whose sample count overflows `usize`, as an [`Error`]
+    /// (see [`Grid::check`]).
+    pub fn new(origin: [f64; D], step: [f64; D], size: [usize; D]) -> Grid<D> {
+        Grid {
+            origin,
+            step,
+            size,
+            offset: [0; D],
+        }
+    }
+
+    /// The sub-block of `size` samples starting at local sample `offset`.
+    /// It keeps this grid's global sample positions.
+    ///
+    /// Err([`Error::WindowOutOfBounds`]) if the block does not fit inside this grid.
+    pub fn window(&self, offset: [usize; D], size: [usize; D]) -> Result<Grid<D>, Error> {
+        for axis in 0..D {
+            let fits = offset[axis]
+                .checked_add(size[axis])
+                .is_some_and(|end| end <= self.size[axis]);
+            if !fits {
+                return Err(Error::WindowOutOfBounds {
+                    axis,
+                    offset: offset[axis],
+                    size: size[axis],
+                    parent: self.size[axis],
+                });
+            }
+        }
+        let mut global = self.offset;
+        for axis in 0..D {
+            global[axis] += offset[axis];
+        }
+        Ok(Grid {
+            offset: global,
+            size,
+            ..*self
+        })
+    }
+
+    /// The origin: position of global sample 0 on every axis.
+    pub fn origin(&self) -> [f64; D] {
+        self.origin
+    }
+
+    /// The distance between neighbouring samples on each axis.
+    pub fn step(&self) -> [f64; D] {
+        self.step
+    }
+
+    /// Samples on each axis (of this window).
+    pub fn size(&self) -> [usize; D] {
+        self.size
+    }
+
+    /// Global index of this window's first sample on each axis (0 for a grid
+    /// made by [`Grid::new`]).
+    pub fn offset(&self) -> [usize; D] {
+        self.offset
+    }
+
+    /// Position of local sample `index` on axis `axis`:
+    /// `origin + (offset + index) as f64 * step`.
+    pub fn coord(&self, axis: usize, index: usize) -> f64 {
+        self.origin[axis] + (self.offset[axis] + index) as f64 * self.step[axis]
+    }
+
+    /// The number of samples, after checking that the grid can be filled:
+    /// finite origin and step, every sample position finite, and a sample
+    /// count that fits in `usize`.
+    pub fn check(&self) -> Result<usize, Error> {
+        for axis in 0..D {
+            for (what, v) in [("origin", self.origin[axis]), ("step", self.step[axis])] {
+                if !v.is_finite() {
+                    return Err(Error::NonFiniteGrid {
+                        what,
+                        axis: AXES[axis],
+                        value: v,
+                    });
+                }
+            }
+            if self.size[axis] > 0 {
+                let last = self.coord(axis, self.size[axis] - 1);
+                if !last.is_finite() {
+                    return Err(Error::NonFiniteGrid {
+                        what: "last sample position",
+                        axis: AXES[axis],
+                        value: last,
+                    });
+                }
+            }
+        }
+        self.size
+            .iter()
+            .try_fold(1usize, |n, &s| n.checked_mul(s))
+            .ok_or_else(|| Error::GridTooLarge {
+                size: self.size.to_vec(),
+            })
+    }
+}
