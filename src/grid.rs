@@ -108,12 +108,12 @@ impl<const D: usize> Grid<D> {
     /// finite origin and step, every sample position finite, and a sample
     /// count that fits in `usize`.
     pub fn check(&self) -> Result<usize, Error> {
-        for axis in 0..D {
+        for (axis, name) in AXES.iter().copied().enumerate().take(D) {
             for (what, v) in [("origin", self.origin[axis]), ("step", self.step[axis])] {
                 if !v.is_finite() {
                     return Err(Error::NonFiniteGrid {
                         what,
-                        axis: AXES[axis],
+                        axis: name,
                         value: v,
                     });
                 }
@@ -123,7 +123,7 @@ impl<const D: usize> Grid<D> {
                 if !last.is_finite() {
                     return Err(Error::NonFiniteGrid {
                         what: "last sample position",
-                        axis: AXES[axis],
+                        axis: name,
                         value: last,
                     });
                 }
