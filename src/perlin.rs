@@ -3,7 +3,8 @@
 use crate::error::check_lengths;
 use crate::grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 use crate::kernel::{
-    self, AxisSamples, Dims, FillF32, FillGridRows, FillStaged, NATURAL_PERIOD, Noise,
+    self, AxisSamples, Dims, FillF32, FillGridRows, FillRowsByCells, FillStaged,
+    MAX_COEFFICIENT_STEP, NATURAL_PERIOD, Noise, RowAxis,
 };
 use crate::simd::scalar::Scalar;
 use crate::simd::{PermTable, Simd, dispatch};
@@ -250,33 +251,38 @@ impl Perlin {
             .collect();
         let axes: [&AxisSamples; D] = std::array::from_fn(|a| &samples[a]);
         let (table, level, nx) = (&*self.table, self.level, size[0]);
+        // The path depends on the grid alone, never on windows or threads.
+        let by_cells = grid.step()[0].abs() <= MAX_COEFFICIENT_STEP;
+        let x = by_cells.then(|| RowAxis::new(&samples[0]));
+        let rows = |first_row: usize, out: &mut [f32]| match &x {
+            Some(x) => dispatch(
+                level,
+                FillRowsByCells {
+                    table,
+                    axes,
+                    x,
+                    first_row,
+                    out,
+                },
+            ),
+            None => dispatch(
+                level,
+                FillGridRows {
+                    table,
+                    axes,
+                    first_row,
+                    out,
+                },
+            ),
+        };
         if parallel {
             // Tiles of whole rows, about TILE_SAMPLES samples each.
             let rows_per_tile = (TILE_SAMPLES / nx).max(1);
             out.par_chunks_mut(rows_per_tile * nx)
                 .enumerate()
-                .for_each(|(t, out)| {
-                    let first_row = t * rows_per_tile;
-                    dispatch(
-                        level,
-                        FillGridRows {
-                            table,
-                            axes,
-                            first_row,
-                            out,
-                        },
-                    );
-                });
+                .for_each(|(t, out)| rows(t * rows_per_tile, out));
         } else {
-            dispatch(
-                level,
-                FillGridRows {
-                    table,
-                    axes,
-                    first_row: 0,
-                    out,
-                },
-            );
+            rows(0, out);
         }
         Ok(())
     }

@@ -25,8 +25,11 @@
 //! a zero-padded copy of the last partial step, so tail points are computed by
 //! exactly the same code as the rest.
 
+mod rows;
+
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, PermTable, Simd};
+pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, RowAxis};
 
 /// Ken Perlin's 16 gradients (12 cube edges, 4 repeated) by component.
 /// Entry h is what his `grad(h, x, y, z)` selects.
@@ -77,7 +80,7 @@ pub(crate) const GRAD4: [[f32; 32]; 4] = {
 
 /// fade(t) = 6t⁵ − 15t⁴ + 10t³, evaluated as t³·(t·(t·6 − 15) + 10).
 #[inline(always)]
-fn fade<S: Simd>(s: S, t: S::F) -> S::F {
+pub(crate) fn fade<S: Simd>(s: S, t: S::F) -> S::F {
     let t3 = t * t * t;
     t3 * (t * (t * s.splat(6.0) - s.splat(15.0)) + s.splat(10.0))
 }
@@ -126,20 +129,20 @@ fn step<S: Simd>(s: S, p: &S::Perm<'_>, base: S::I, a: &Axis<S>) -> (S::I, S::I)
 
 #[inline(always)]
 fn grad3<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F) -> S::F {
-    s.table16(&GRAD3_X, h) * x + s.table16(&GRAD3_Y, h) * y + s.table16(&GRAD3_Z, h) * z
+    s.units16(&GRAD3_X, h) * x + s.units16(&GRAD3_Y, h) * y + s.units16(&GRAD3_Z, h) * z
 }
 
 /// The z = 0 slice of `grad3`: the `GZ·0` term only ever changes a zero's sign.
 #[inline(always)]
 fn grad2<S: Simd>(s: S, h: S::I, x: S::F, y: S::F) -> S::F {
-    s.table16(&GRAD3_X, h) * x + s.table16(&GRAD3_Y, h) * y
+    s.units16(&GRAD3_X, h) * x + s.units16(&GRAD3_Y, h) * y
 }
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn grad4<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F, w: S::F) -> S::F {
     let [gx, gy, gz, gw] = &GRAD4;
-    s.table32(gx, h) * x + s.table32(gy, h) * y + s.table32(gz, h) * z + s.table32(gw, h) * w
+    s.units32(gx, h) * x + s.units32(gy, h) * y + s.units32(gz, h) * z + s.units32(gw, h) * w
 }
 
 /// 1D: slope `GRAD1[P[X] mod 16]` at each lattice point.

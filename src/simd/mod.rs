@@ -17,7 +17,8 @@
 //!   for NaN and ±inf.
 //! - [`Simd::perm`] returns `P[i mod 256]` for every lane, any `i`. Integer
 //!   lanes are only ever used mod 256 (vector backends keep them in bytes).
-//! - [`Simd::table16`] / [`Simd::table32`] return `t[h mod 16]` / `t[h mod 32]`.
+//! - [`Simd::table16`] / [`Simd::table32`] return `t[h mod 16]` / `t[h mod 32]`;
+//!   [`Simd::units16`] / [`Simd::units32`] the same for tables of −1, 0, 1 only.
 //! - [`Simd::canonical_nan`] replaces every NaN by `f32::NAN` (payloads of
 //!   NaNs differ between instruction forms; the canonical one does not).
 
@@ -80,6 +81,17 @@ pub(crate) trait Simd: Copy {
     fn perm(self, t: &Self::Perm<'_>, i: Self::I) -> Self::I;
     fn table16(self, t: &[f32; 16], h: Self::I) -> Self::F;
     fn table32(self, t: &[f32; 32], h: Self::I) -> Self::F;
+    /// `table16` for a table whose entries are all −1, 0 or 1 (gradient
+    /// components); a backend may read such tables faster.
+    #[inline(always)]
+    fn units16(self, t: &[f32; 16], h: Self::I) -> Self::F {
+        self.table16(t, h)
+    }
+    /// `table32` for a table whose entries are all −1, 0 or 1.
+    #[inline(always)]
+    fn units32(self, t: &[f32; 32], h: Self::I) -> Self::F {
+        self.table32(t, h)
+    }
     fn canonical_nan(self, v: Self::F) -> Self::F;
 }
 

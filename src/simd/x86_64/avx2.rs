@@ -5,8 +5,9 @@
 //! 256-entry byte permute and its gathers are slow on the CPUs we measure,
 //! so a lookup is a `vpshufb` tree: 16 shuffles read the 16-byte table chunks
 //! by index bits 0–3, and 15 `vpblendvb` pick among them by bits 4, 5, 6, 7.
-//! Gradient components are bytes too: one `vpshufb` of a 16-byte component
-//! table gives −1/0/1 for 32 points, widened to `f32` per vector.
+//! Gradient components (−1, 0, 1) are bytes too: one `vpshufb` of a 16-byte
+//! component table serves 32 points, widened to `f32` per vector; other
+//! tables (the 1D slopes) go through `vpermps` on widened hashes.
 
 use super::job_shim;
 use crate::simd::{PermTable, Simd};
@@ -77,6 +78,18 @@ macro_rules! per_vector {
 per_vector!(Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
 super::vector_ops!(U8x32, "avx2", Add add _mm256_add_epi8);
 
+/// `t[h mod 16]` per dword lane, `t` given as its two 8-float halves:
+/// `vpermps` reads index bits 0–2, a blend on bit 3 picks the half.
+#[inline(always)]
+fn permute16(lo: __m256, hi: __m256, h: __m256i) -> __m256 {
+    // SAFETY: called only from `Avx2` token methods, so AVX2 is present.
+    unsafe {
+        let a = _mm256_permutevar8x32_ps(lo, h);
+        let b = _mm256_permutevar8x32_ps(hi, h);
+        _mm256_blendv_ps(a, b, _mm256_castsi256_ps(_mm256_slli_epi32::<28>(h)))
+    }
+}
+
 /// A table of −1.0, 0.0, 1.0 as signed bytes (the kernel's gradient tables
 /// hold only those values; constant-folded after inlining).
 #[inline(always)]
@@ -135,23 +148,28 @@ impl Avx2 {
 
     /// Entries `t[h mod 16]` of a table of −1, 0, 1 given as bytes, for 32
     /// hashes, widened to `f32` (exactly −1.0, +0.0, 1.0, as in the `f32`
-    /// tables).
+    /// tables): one `vpshufb` for all 32 points.
     #[inline(always)]
-    fn component(self, bytes: &[u8; 16], h: U8x32) -> F32x32 {
-        let c = self.shuffle16(bytes, h.0);
+    fn units(self, bytes: &[u8; 16], h: U8x32) -> F32x32 {
+        let dwords = self.widen(U8x32(self.shuffle16(bytes, h.0)));
+        // SAFETY: the token proves AVX2.
+        F32x32(each_vector!(|k| unsafe { _mm256_cvtepi32_ps(dwords[k]) }))
+    }
+
+    /// The bytes of vector `k` (bytes `8k..8k + 8`) sign-extended to dwords.
+    #[inline(always)]
+    fn widen(self, h: U8x32) -> [__m256i; 4] {
         // SAFETY: the token proves AVX2.
         unsafe {
-            let lo = _mm256_castsi256_si128(c);
-            let hi = _mm256_extracti128_si256::<1>(c);
+            let lo = _mm256_castsi256_si128(h.0);
+            let hi = _mm256_extracti128_si256::<1>(h.0);
             let quarters = [
                 lo,
                 _mm_unpackhi_epi64(lo, lo),
                 hi,
                 _mm_unpackhi_epi64(hi, hi),
             ];
-            F32x32(each_vector!(|k| _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(
-                quarters[k]
-            ))))
+            each_vector!(|k| _mm256_cvtepi8_epi32(quarters[k]))
         }
     }
 }
@@ -241,30 +259,48 @@ impl Simd for Avx2 {
     }
     #[inline(always)]
     fn table16(self, t: &[f32; 16], h: U8x32) -> F32x32 {
-        self.component(&unit_bytes::<16>(t), h)
+        let dwords = self.widen(h);
+        // SAFETY: the token proves AVX2; the loads read floats 0..8 and 8..16 of `t`.
+        unsafe {
+            let lo = _mm256_loadu_ps(t.as_ptr());
+            let hi = _mm256_loadu_ps(t[8..].as_ptr());
+            F32x32(each_vector!(|k| permute16(lo, hi, dwords[k])))
+        }
     }
     #[inline(always)]
     fn table32(self, t: &[f32; 32], h: U8x32) -> F32x32 {
-        let bytes = unit_bytes::<32>(t);
-        let lo = self.component(bytes[..16].try_into().unwrap(), h);
-        let hi = self.component(bytes[16..].try_into().unwrap(), h);
-        // SAFETY: the token proves AVX2. Bit 4 of the hash selects the upper
-        // half: widen it per vector and move it to each dword's sign bit.
+        let dwords = self.widen(h);
+        // SAFETY: the token proves AVX2; the loads read the 32 floats of `t`.
         unsafe {
-            let bit4 = _mm256_slli_epi16::<3>(h.0);
-            let lo128 = _mm256_castsi256_si128(bit4);
-            let hi128 = _mm256_extracti128_si256::<1>(bit4);
-            let quarters = [
-                lo128,
-                _mm_unpackhi_epi64(lo128, lo128),
-                hi128,
-                _mm_unpackhi_epi64(hi128, hi128),
-            ];
+            let q = each_vector!(|k| _mm256_loadu_ps(t[8 * k..].as_ptr()));
             F32x32(each_vector!(|k| {
-                let sel = _mm256_castsi256_ps(_mm256_cvtepi8_epi32(quarters[k]));
-                _mm256_blendv_ps(lo.0[k], hi.0[k], sel)
+                let lo = permute16(q[0], q[1], dwords[k]);
+                let hi = permute16(q[2], q[3], dwords[k]);
+                // Bit 4 of the hash to the sign bit picks the upper half.
+                let bit4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(dwords[k]));
+                _mm256_blendv_ps(lo, hi, bit4)
             }))
         }
+    }
+    #[inline(always)]
+    fn units16(self, t: &[f32; 16], h: U8x32) -> F32x32 {
+        self.units(&unit_bytes::<16>(t), h)
+    }
+    #[inline(always)]
+    fn units32(self, t: &[f32; 32], h: U8x32) -> F32x32 {
+        let bytes = unit_bytes::<32>(t);
+        let lo = self.units(bytes[..16].try_into().unwrap(), h);
+        let hi = self.units(bytes[16..].try_into().unwrap(), h);
+        let bit4 = self.widen(U8x32(
+            // SAFETY: the token proves AVX2.
+            unsafe { _mm256_slli_epi16::<3>(h.0) },
+        ));
+        // SAFETY: the token proves AVX2. Bit 4 of each hash byte moved to bit 7,
+        // widened with sign extension: the dword's sign bit picks the half.
+        F32x32(each_vector!(|k| unsafe {
+            let sel = _mm256_castsi256_ps(bit4[k]);
+            _mm256_blendv_ps(lo.0[k], hi.0[k], sel)
+        }))
     }
     #[inline(always)]
     fn canonical_nan(self, v: F32x32) -> F32x32 {
