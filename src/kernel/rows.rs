@@ -23,66 +23,104 @@ use crate::simd::{MAX_LANES, PermTable, Simd};
 /// (4 or more samples per cell): below that, per-cell work would dominate.
 pub(crate) const MAX_COEFFICIENT_STEP: f64 = 0.25;
 
-/// Per-sample values of the x axis the row evaluation reads.
+/// Per-sample values of the x axis the row evaluation reads, and its runs
+/// of samples that share an x cell (the same on every row).
 pub(crate) struct RowAxis {
     /// Offset in the cell, offset − 1, fade of the offset (padded).
     x0: Vec<f32>,
     x1: Vec<f32>,
     u: Vec<f32>,
+    /// Index into `runs` of every sample (padded with the last run).
+    run_of: Vec<u32>,
+    /// First sample and x cells `[X, X + 1]` of each run.
+    runs: Vec<(usize, [u8; 2])>,
 }
+
+/// A step of 64 samples at x step ≤ 1/4 spans at most 17 runs; lookups read
+/// a window of 32 per-run coefficients.
+const RUN_WINDOW: usize = 32;
 
 impl RowAxis {
     pub(crate) fn new(x: &AxisSamples) -> RowAxis {
         let t0 = x.t0.clone();
         let x1 = t0.iter().map(|t| t - 1.0).collect();
         let u = t0.iter().map(|&t| fade(Scalar, t)).collect();
-        RowAxis { x0: t0, x1, u }
+        let mut runs = Vec::new();
+        let mut run_of = vec![0u32; t0.len()];
+        for i in 0..x.len {
+            let cells = [x.c0[i], x.c1[i]];
+            if runs.last().is_none_or(|&(_, last)| last != cells) {
+                runs.push((i, cells));
+            }
+            run_of[i] = (runs.len() - 1) as u32;
+        }
+        let last = run_of[x.len.saturating_sub(1)];
+        run_of[x.len..].fill(last);
+        RowAxis {
+            x0: t0,
+            x1,
+            u,
+            run_of,
+            runs,
+        }
     }
 }
 
-/// The coefficients of one x cell on one row: `[A0, B0, A1, B1]`.
-fn cell_coefficients<const D: usize>(
-    perm: &[u8; 512],
-    x_cells: [u8; 2],
-    others: &[(u8, u8, f32); 3],
-) -> [f32; 4]
-where
-    Noise: Dims<D>,
-{
-    let hash = |start: u8, corner: usize| {
-        let mut h = perm[usize::from(start)];
-        for (a, &(c0, c1, _)) in others.iter().enumerate().take(D - 1) {
-            let c = if corner >> a & 1 == 0 { c0 } else { c1 };
-            h = perm[usize::from(h.wrapping_add(c))];
-        }
-        if D == 2 {
-            // 2D is the z = 0 slice of 3D: one more step, adding Z = 0.
-            h = perm[usize::from(h)];
-        }
-        usize::from(h)
+/// Per row: for every corner of the other axes, the product of their fade
+/// weights, and each other axis's offsets `[t0, t0 − 1]` (all in `f64`).
+pub(crate) struct CornerWeights {
+    weight: [f64; 8],
+    offsets: [[f64; 2]; 3],
+}
+
+fn corner_weights<const D: usize>(others: &[(u8, u8, f32); 3]) -> CornerWeights {
+    let mut w = CornerWeights {
+        weight: [1.0; 8],
+        offsets: [[0.0; 2]; 3],
     };
-    let mut coefficients = [0.0f64; 4];
-    for (i, &x_cell) in x_cells.iter().enumerate() {
-        let (mut a, mut b) = (0.0f64, 0.0f64);
-        for corner in 0..1usize << (D - 1) {
-            let h = hash(x_cell, corner);
-            let mut weight = 1.0f64;
-            let mut rest = 0.0f64;
-            for (axis, &(_, _, t0)) in others.iter().enumerate().take(D - 1) {
-                let t0 = f64::from(t0);
-                let far = corner >> axis & 1 == 1;
-                let f = f64::from(fade(Scalar, t0 as f32));
-                weight *= if far { f } else { 1.0 - f };
-                let offset = if far { t0 - 1.0 } else { t0 };
-                rest += gradient::<D>(h, axis + 1) * offset;
-            }
-            a += weight * gradient::<D>(h, 0);
-            b += weight * rest;
+    for (axis, &(_, _, t0)) in others.iter().enumerate().take(D - 1) {
+        let f = f64::from(fade(Scalar, t0));
+        w.offsets[axis] = [f64::from(t0), f64::from(t0) - 1.0];
+        for (corner, weight) in w.weight.iter_mut().enumerate() {
+            *weight *= if corner >> axis & 1 == 1 { f } else { 1.0 - f };
         }
-        coefficients[2 * i] = a;
-        coefficients[2 * i + 1] = b;
     }
-    coefficients.map(|c| c as f32)
+    w
+}
+
+/// The contribution `[A, B]` of one x lattice plane (cell byte `x_cell`) on
+/// one row: `Σ W·GX[h]` and `Σ W·(GY[h]·y + GZ[h]·z + …)` over the corners of
+/// the other axes. A run's coefficients are `[A0, B0]` of its lower plane and
+/// `[A1, B1]` of its upper plane.
+fn plane<const D: usize>(
+    perm: &[u8; 512],
+    x_cell: u8,
+    others: &[(u8, u8, f32); 3],
+    w: &CornerWeights,
+) -> [f32; 2] {
+    // Corner hashes, one axis at a time: bit `a` of a corner = far on axis a.
+    let mut hash = [0u8; 8];
+    hash[0] = perm[usize::from(x_cell)];
+    for (a, &(c0, c1, _)) in others.iter().enumerate().take(D - 1) {
+        for corner in (0..1usize << a).rev() {
+            let h = hash[corner];
+            hash[corner] = perm[usize::from(h.wrapping_add(c0))];
+            hash[corner | 1 << a] = perm[usize::from(h.wrapping_add(c1))];
+        }
+    }
+    let (mut a, mut b) = (0.0f64, 0.0f64);
+    for (corner, &h) in hash.iter().enumerate().take(1 << (D - 1)) {
+        // 2D is the z = 0 slice of 3D: one more step, adding Z = 0.
+        let h = usize::from(if D == 2 { perm[usize::from(h)] } else { h });
+        let mut rest = 0.0f64;
+        for axis in 0..D - 1 {
+            let far = corner >> axis & 1;
+            rest += gradient::<D>(h, axis + 1) * w.offsets[axis][far];
+        }
+        a += w.weight[corner] * gradient::<D>(h, 0);
+        b += w.weight[corner] * rest;
+    }
+    [a as f32, b as f32]
 }
 
 /// Component `axis` of the gradient for hash `h` in dimension `D`.
@@ -116,13 +154,20 @@ where
         if nx == 0 {
             return;
         }
-        let padded = x.x0.len();
-        // One row of coefficients, reused for every row of this call.
+        // Per step: its first run, and each lane's run relative to it.
+        let n = S::LANES;
+        let steps = nx.div_ceil(n);
+        let first_run: Vec<usize> = (0..steps).map(|k| x.run_of[k * n] as usize).collect();
+        let relative: Vec<u8> = (0..steps * n)
+            .map(|i| (x.run_of[i] as usize - first_run[i / n]) as u8)
+            .collect();
+        // One row of per-run coefficients, reused for every row of this call.
+        let width = x.runs.len() + RUN_WINDOW;
         let mut coeff = [
-            vec![0.0f32; padded],
-            vec![0.0; padded],
-            vec![0.0; padded],
-            vec![0.0; padded],
+            vec![0.0f32; width],
+            vec![0.0; width],
+            vec![0.0; width],
+            vec![0.0; width],
         ];
         for (r, row) in self.out.chunks_exact_mut(nx).enumerate() {
             let mut others = [(0u8, 0u8, 0.0f32); 3];
@@ -133,42 +178,45 @@ where
                 rest /= a.len;
                 others[d - 1] = (a.c0[i], a.c1[i], a.t0[i]);
             }
-            // Coefficients per run of samples in one x cell.
-            let mut start = 0;
-            while start < nx {
-                let cells = [axes[0].c0[start], axes[0].c1[start]];
-                let mut end = start + 1;
-                while end < nx && [axes[0].c0[end], axes[0].c1[end]] == cells {
-                    end += 1;
+            let weights = corner_weights::<D>(&others);
+            // Neighbouring runs share a plane: reuse the upper one.
+            let mut upper: Option<(u8, [f32; 2])> = None;
+            for (run, &(_, [lo, hi])) in x.runs.iter().enumerate() {
+                let low = match upper {
+                    Some((cell, ab)) if cell == lo => ab,
+                    _ => plane::<D>(&self.table.bytes, lo, &others, &weights),
+                };
+                let high = plane::<D>(&self.table.bytes, hi, &others, &weights);
+                upper = Some((hi, high));
+                for (values, c) in coeff.iter_mut().zip([low[0], low[1], high[0], high[1]]) {
+                    values[run] = c;
                 }
-                let c = cell_coefficients::<D>(&self.table.bytes, cells, &others);
-                for (k, values) in coeff.iter_mut().enumerate() {
-                    values[start..end].fill(c[k]);
-                }
-                start = end;
             }
-            evaluate_row(s, x, &coeff, row);
+            for (k, dst) in row.chunks_mut(n).enumerate() {
+                let at = k * n;
+                let (first, rel) = (first_run[k], s.load_cells(&relative[at..at + n]));
+                let a0 = s.table32(window(&coeff[0], first), rel);
+                let b0 = s.table32(window(&coeff[1], first), rel);
+                let a1 = s.table32(window(&coeff[2], first), rel);
+                let b1 = s.table32(window(&coeff[3], first), rel);
+                let d0 = a0 * s.load(&x.x0[at..at + n]) + b0;
+                let d1 = a1 * s.load(&x.x1[at..at + n]) + b1;
+                let v = d0 + s.load(&x.u[at..at + n]) * (d1 - d0);
+                if dst.len() == n {
+                    s.store(v, dst);
+                } else {
+                    let mut result = [0.0f32; MAX_LANES];
+                    s.store(v, &mut result[..n]);
+                    let len = dst.len();
+                    dst.copy_from_slice(&result[..len]);
+                }
+            }
         }
     }
 }
 
-/// `out[i] = lerp(u, A0·x0 + B0, A1·x1 + B1)` at every sample of a row.
+/// The `RUN_WINDOW` per-run values starting at run `first`.
 #[inline(always)]
-fn evaluate_row<S: Simd>(s: S, x: &RowAxis, coeff: &[Vec<f32>; 4], out: &mut [f32]) {
-    let n = S::LANES;
-    for (k, dst) in out.chunks_mut(n).enumerate() {
-        let at = k * n;
-        let [a0, b0, a1, b1] = [&coeff[0], &coeff[1], &coeff[2], &coeff[3]];
-        let d0 = s.load(&a0[at..at + n]) * s.load(&x.x0[at..at + n]) + s.load(&b0[at..at + n]);
-        let d1 = s.load(&a1[at..at + n]) * s.load(&x.x1[at..at + n]) + s.load(&b1[at..at + n]);
-        let v = d0 + s.load(&x.u[at..at + n]) * (d1 - d0);
-        if dst.len() == n {
-            s.store(v, dst);
-        } else {
-            let mut result = [0.0f32; MAX_LANES];
-            s.store(v, &mut result[..n]);
-            let len = dst.len();
-            dst.copy_from_slice(&result[..len]);
-        }
-    }
+fn window(values: &[f32], first: usize) -> &[f32; RUN_WINDOW] {
+    values[first..first + RUN_WINDOW].try_into().unwrap()
 }
