@@ -47,12 +47,12 @@ impl RowAxis {
         let u = t0.iter().map(|&t| fade(Scalar, t)).collect();
         let mut runs = Vec::new();
         let mut run_of = vec![0u32; t0.len()];
-        for i in 0..x.len {
+        for (i, run) in run_of.iter_mut().enumerate().take(x.len) {
             let cells = [x.c0[i], x.c1[i]];
             if runs.last().is_none_or(|&(_, last)| last != cells) {
                 runs.push((i, cells));
             }
-            run_of[i] = (runs.len() - 1) as u32;
+            *run = (runs.len() - 1) as u32;
         }
         let last = run_of[x.len.saturating_sub(1)];
         run_of[x.len..].fill(last);
