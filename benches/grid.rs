@@ -1,0 +1,111 @@
+//! Grids against random points, parallel against one thread, and the `noise`
+//! crate's loop over the same grid; elements per second.
+//!
+//! - `grid3`: 256³ samples, step 0.02 (50 samples per lattice cell).
+//! - `grid2`: 4096² samples, step 0.02.
+//!
+//! Random-point baselines: 1,048,576 points uniform in [-1000, 1000]ᴰ.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use noise::NoiseFn;
+use noisefield::{Grid2, Grid3, Perlin};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn random_coords(n: usize, axes: usize) -> Vec<Vec<f32>> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    (0..axes)
+        .map(|_| {
+            (0..n)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (state >> 40) as f32 / (1u64 << 24) as f32 * 2000.0 - 1000.0
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn grid3(c: &mut Criterion) {
+    let p = Perlin::reference();
+    let mut g = c.benchmark_group("grid3");
+    g.sample_size(10).measurement_time(Duration::from_secs(6));
+
+    let n = 1 << 20;
+    let xyz = random_coords(n, 3);
+    let mut out = vec![0.0f32; n];
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function(BenchmarkId::new("fill3-random-points", n), |b| {
+        b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+    });
+
+    let size = 256;
+    let grid = Grid3::new([0.0; 3], [0.02; 3], [size; 3]);
+    let samples = size * size * size;
+    let mut field = vec![0.0f32; samples];
+    g.throughput(Throughput::Elements(samples as u64));
+    g.bench_function(BenchmarkId::new("fill_grid3", "256^3"), |b| {
+        b.iter(|| p.fill_grid3(&grid, &mut field).unwrap())
+    });
+    g.bench_function(BenchmarkId::new("fill_grid3_par", "256^3"), |b| {
+        b.iter(|| p.fill_grid3_par(&grid, &mut field).unwrap())
+    });
+    let anchor = noise::Perlin::new(0);
+    g.bench_function(BenchmarkId::new("noise-crate-loop", "256^3"), |b| {
+        b.iter(|| {
+            let mut at = 0;
+            for k in 0..size {
+                for j in 0..size {
+                    for i in 0..size {
+                        let p = [i as f64 * 0.02, j as f64 * 0.02, k as f64 * 0.02];
+                        field[at] = anchor.get(p) as f32;
+                        at += 1;
+                    }
+                }
+            }
+            black_box(&field);
+        })
+    });
+    g.finish();
+}
+
+fn grid2(c: &mut Criterion) {
+    let p = Perlin::reference();
+    let mut g = c.benchmark_group("grid2");
+    g.sample_size(10).measurement_time(Duration::from_secs(6));
+
+    let n = 1 << 20;
+    let xy = random_coords(n, 2);
+    let mut out = vec![0.0f32; n];
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function(BenchmarkId::new("fill2-random-points", n), |b| {
+        b.iter(|| p.fill2(&xy[0], &xy[1], &mut out).unwrap())
+    });
+
+    let size = 4096;
+    let grid = Grid2::new([0.0; 2], [0.02; 2], [size; 2]);
+    let mut field = vec![0.0f32; size * size];
+    g.throughput(Throughput::Elements((size * size) as u64));
+    g.bench_function(BenchmarkId::new("fill_grid2", "4096^2"), |b| {
+        b.iter(|| p.fill_grid2(&grid, &mut field).unwrap())
+    });
+    g.bench_function(BenchmarkId::new("fill_grid2_par", "4096^2"), |b| {
+        b.iter(|| p.fill_grid2_par(&grid, &mut field).unwrap())
+    });
+    let anchor = noise::Perlin::new(0);
+    g.bench_function(BenchmarkId::new("noise-crate-loop", "4096^2"), |b| {
+        b.iter(|| {
+            for (at, v) in field.iter_mut().enumerate() {
+                let p = [(at % size) as f64 * 0.02, (at / size) as f64 * 0.02];
+                *v = anchor.get(p) as f32;
+            }
+            black_box(&field);
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, grid3, grid2);
+criterion_main!(benches);
