@@ -20,10 +20,11 @@ pub enum Level {
     /// `wide::f32x8`, 8 lanes, with the instruction set fixed when the crate
     /// was compiled (SSE2 on a default x86_64 build). Always available.
     Portable,
-    /// AVX2, 8 lanes, `std::arch` intrinsics; permutation lookups by gather.
+    /// AVX2, 8 lanes, `std::arch` intrinsics; 32 points per kernel step with
+    /// hashes in byte lanes, permutation lookups by a `vpshufb` tree.
     Avx2,
-    /// AVX-512 F + BW + VBMI, 16 lanes; the permutation table lives in four
-    /// registers and is read with `vpermi2b`.
+    /// AVX-512 F + BW + VBMI, 16 lanes, 64 points per kernel step; the
+    /// permutation lives in four registers and is read with `vpermi2b`.
     Avx512,
 }
 
@@ -58,7 +59,8 @@ impl Level {
         self <= Level::detect()
     }
 
-    /// Points computed per kernel step.
+    /// `f32` lanes of one vector register at this level (a kernel step may
+    /// cover several registers: 32 points for AVX2, 64 for AVX-512).
     pub fn lanes(self) -> usize {
         match self {
             Level::Scalar => 1,
