@@ -107,6 +107,11 @@ mod level;
 mod perlin;
 mod simd;
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;
+
 pub use error::Error;
 pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 pub use level::{Level, ParseLevelError};
