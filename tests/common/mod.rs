@@ -1,11 +1,12 @@
 //! What the integration tests share: the one table of adversarial `f32`
 //! inputs (STYLE.md habit 13) and helpers that run a point or a batch in any
-//! dimension and compare every level against the scalar path bit for bit.
+//! dimension and compare every level against the scalar path bit for bit;
+//! `f64` batches and grids of any dimension (`FillGrid`, `grid_values`).
 
 // Each test binary uses only part of this module.
 #![allow(dead_code)]
 
-use noisefield::{Error, Level, Perlin};
+use noisefield::{Error, Grid, Grid1, Grid2, Grid3, Grid4, Level, Perlin};
 
 /// Batch lengths every level is checked at: 0 up to past four 16-lane steps,
 /// so every tail length of 8 and 16 lanes occurs, with and without full steps.
@@ -202,4 +203,155 @@ pub fn assert_every_level_matches_scalar(p: &Perlin, inputs: &[&[f32]], context:
 /// Owned coordinate slices as the borrowed form the helpers take.
 pub fn borrow(inputs: &[Vec<f32>]) -> Vec<&[f32]> {
     inputs.iter().map(Vec::as_slice).collect()
+}
+
+// ------------------------------------------------------- f64 points, grids
+
+/// `fillN_f64` with `inputs.len()` (1 to 4) coordinate slices.
+pub fn fill_f64(p: &Perlin, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
+    match *inputs {
+        [xs] => p.fill1_f64(xs, out),
+        [xs, ys] => p.fill2_f64(xs, ys, out),
+        [xs, ys, zs] => p.fill3_f64(xs, ys, zs, out),
+        [xs, ys, zs, ws] => p.fill4_f64(xs, ys, zs, ws, out),
+        _ => panic!("{} coordinate slices", inputs.len()),
+    }
+}
+
+/// `fill_gridN` or `fill_gridN_par` for a grid of any dimension, so tests
+/// can be written once over `Grid<D>` (`where Grid<D>: FillGrid`).
+pub trait FillGrid {
+    /// `fill_gridN(self, out)`, or `fill_gridN_par` when `parallel`.
+    fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error>;
+}
+
+impl FillGrid for Grid1 {
+    fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        if parallel {
+            p.fill_grid1_par(self, out)
+        } else {
+            p.fill_grid1(self, out)
+        }
+    }
+}
+
+impl FillGrid for Grid2 {
+    fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        if parallel {
+            p.fill_grid2_par(self, out)
+        } else {
+            p.fill_grid2(self, out)
+        }
+    }
+}
+
+impl FillGrid for Grid3 {
+    fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        if parallel {
+            p.fill_grid3_par(self, out)
+        } else {
+            p.fill_grid3(self, out)
+        }
+    }
+}
+
+impl FillGrid for Grid4 {
+    fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        if parallel {
+            p.fill_grid4_par(self, out)
+        } else {
+            p.fill_grid4(self, out)
+        }
+    }
+}
+
+/// The number of samples of a block of `size` (no overflow check).
+pub fn count<const D: usize>(size: [usize; D]) -> usize {
+    size.iter().product()
+}
+
+/// The multi-index of entry `index` of the grid layout (x fastest).
+pub fn unflatten<const D: usize>(mut index: usize, size: [usize; D]) -> [usize; D] {
+    std::array::from_fn(|a| {
+        let i = index % size[a];
+        index /= size[a];
+        i
+    })
+}
+
+/// The layout index of multi-index `at` in a block of `size` (x fastest):
+/// `((l * nz + k) * ny + j) * nx + i`.
+pub fn flatten<const D: usize>(at: [usize; D], size: [usize; D]) -> usize {
+    (0..D).rev().fold(0, |acc, a| acc * size[a] + at[a])
+}
+
+/// The position of every sample of `grid`, one `Vec` per axis, in the
+/// output layout, each from [`Grid::coord`].
+pub fn grid_points<const D: usize>(grid: &Grid<D>) -> Vec<Vec<f64>> {
+    let size = grid.size();
+    let n = count(size);
+    (0..D)
+        .map(|a| {
+            (0..n)
+                .map(|k| grid.coord(a, unflatten(k, size)[a]))
+                .collect()
+        })
+        .collect()
+}
+
+/// `fill_gridN` (or `_par`) into a fresh output prefilled with the sentinel;
+/// panics if the call fails or leaves a slot unwritten.
+pub fn grid_values<const D: usize>(p: &Perlin, grid: &Grid<D>, parallel: bool) -> Vec<f32>
+where
+    Grid<D>: FillGrid,
+{
+    let mut out = vec![f32::from_bits(SENTINEL_BITS); count(grid.size())];
+    grid.fill_with(p, &mut out, parallel)
+        .unwrap_or_else(|e| panic!("{grid:?}: {e}"));
+    if let Some(i) = out.iter().position(|v| v.to_bits() == SENTINEL_BITS) {
+        panic!("{grid:?}: sample {i} was not written");
+    }
+    out
+}
+
+/// `fillN_f64` at every sample position of `grid` (from [`grid_points`]).
+pub fn points_values<const D: usize>(p: &Perlin, grid: &Grid<D>) -> Vec<f32> {
+    let points = grid_points(grid);
+    let inputs: Vec<&[f64]> = points.iter().map(Vec::as_slice).collect();
+    let mut out = vec![0.0f32; count(grid.size())];
+    fill_f64(p, &inputs, &mut out).unwrap();
+    out
+}
+
+/// The bit patterns of `values`, for whole-slice bitwise comparisons.
+pub fn bits(values: &[f32]) -> Vec<u32> {
+    values.iter().map(|v| v.to_bits()).collect()
+}
+
+/// `fillN_f64` of the `f32` inputs (widened) equals `fillN` bit for bit at
+/// every level.
+pub fn assert_fill_f64_matches_fill(p: &Perlin, inputs: &[Vec<f32>]) {
+    let wide: Vec<Vec<f64>> = inputs
+        .iter()
+        .map(|s| s.iter().map(|&v| f64::from(v)).collect())
+        .collect();
+    let len = inputs[0].len();
+    for level in Level::available() {
+        let p = p.clone().with_level(level).unwrap();
+        let (mut a, mut b) = (vec![0.0; len], vec![0.0; len]);
+        fill(&p, &borrow(inputs), &mut a).unwrap();
+        let slices: Vec<&[f64]> = wide.iter().map(Vec::as_slice).collect();
+        fill_f64(&p, &slices, &mut b).unwrap();
+        if let Some(i) = (0..len).find(|&i| a[i].to_bits() != b[i].to_bits()) {
+            panic!(
+                "level {level}, periods {:?}: fill{}_f64 gave {:e}, fill{} gave {:e} at {}",
+                p.period(),
+                inputs.len(),
+                b[i],
+                inputs.len(),
+                a[i],
+                show(&point(&borrow(inputs), i))
+            );
+        }
+    }
 }
