@@ -129,6 +129,9 @@ impl<const D: usize> Grid<D> {
                 }
             }
         }
+        if self.size.contains(&0) {
+            return Ok(0);
+        }
         self.size
             .iter()
             .try_fold(1usize, |n, &s| n.checked_mul(s))

@@ -29,6 +29,35 @@ mod rows;
 
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, PermTable, Simd};
+use std::ops::{Add, Mul, Sub};
+
+/// Runs `$body` once per part with `$k` a constant (0, or 0..4): a `for`
+/// loop over `S::PARTS` is not reliably unrolled, and a variable `k` turns
+/// part selection into memory traffic. Every backend has 1 or 4 parts.
+macro_rules! for_each_part {
+    ($s:ty, |$k:ident| $body:block) => {{
+        const { assert!(<$s as Simd>::PARTS == 1 || <$s as Simd>::PARTS == 4) };
+        {
+            let $k = 0;
+            $body
+        }
+        if <$s as Simd>::PARTS == 4 {
+            {
+                let $k = 1;
+                $body
+            }
+            {
+                let $k = 2;
+                $body
+            }
+            {
+                let $k = 3;
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use for_each_part;
 pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, RowAxis};
 
 /// Ken Perlin's 16 gradients (12 cube edges, 4 repeated) by component.
@@ -86,7 +115,7 @@ pub(crate) fn fade<S: Simd>(s: S, t: S::F) -> S::F {
 }
 
 #[inline(always)]
-fn lerp<S: Simd>(t: S::F, a: S::F, b: S::F) -> S::F {
+fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: T, b: T) -> T {
     a + t * (b - a)
 }
 
@@ -127,20 +156,36 @@ fn step<S: Simd>(s: S, p: &S::Perm<'_>, base: S::I, a: &Axis<S>) -> (S::I, S::I)
     (h + a.c0, h + a.c1)
 }
 
+/// One part (register) of an [`Axis`]'s floats.
+#[derive(Clone, Copy)]
+struct Part<S: Simd> {
+    t0: S::P,
+    t1: S::P,
+    fade: S::P,
+}
+
 #[inline(always)]
-fn grad3<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F) -> S::F {
+fn part<S: Simd>(s: S, a: &Axis<S>, k: usize) -> Part<S> {
+    Part {
+        t0: s.part(a.t0, k),
+        t1: s.part(a.t1, k),
+        fade: s.part(a.fade, k),
+    }
+}
+
+#[inline(always)]
+fn grad3<S: Simd>(s: S, h: S::H, x: S::P, y: S::P, z: S::P) -> S::P {
     s.units16(&GRAD3_X, h) * x + s.units16(&GRAD3_Y, h) * y + s.units16(&GRAD3_Z, h) * z
 }
 
 /// The z = 0 slice of `grad3`: the `GZ·0` term only ever changes a zero's sign.
 #[inline(always)]
-fn grad2<S: Simd>(s: S, h: S::I, x: S::F, y: S::F) -> S::F {
+fn grad2<S: Simd>(s: S, h: S::H, x: S::P, y: S::P) -> S::P {
     s.units16(&GRAD3_X, h) * x + s.units16(&GRAD3_Y, h) * y
 }
 
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn grad4<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F, w: S::F) -> S::F {
+fn grad4<S: Simd>(s: S, h: S::H, [x, y, z, w]: [S::P; 4]) -> S::P {
     let [gx, gy, gz, gw] = &GRAD4;
     s.units32(gx, h) * x + s.units32(gy, h) * y + s.units32(gz, h) * z + s.units32(gw, h) * w
 }
@@ -149,12 +194,17 @@ fn grad4<S: Simd>(s: S, h: S::I, x: S::F, y: S::F, z: S::F, w: S::F) -> S::F {
 #[inline(always)]
 pub(crate) fn noise1_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>) -> S::F {
     let (h0, h1) = (s.perm(p, x.c0), s.perm(p, x.c1));
-    let n = lerp::<S>(
-        x.fade,
-        s.table16(&GRAD1, h0) * x.t0,
-        s.table16(&GRAD1, h1) * x.t1,
-    );
-    s.canonical_nan(n)
+    let mut out = x.t0;
+    for_each_part!(S, |k| {
+        let x = part(s, x, k);
+        let n = lerp(
+            x.fade,
+            s.table16(&GRAD1, s.hashes(h0, k)) * x.t0,
+            s.table16(&GRAD1, s.hashes(h1, k)) * x.t1,
+        );
+        s.set_part(&mut out, k, s.canonical_nan(n));
+    });
+    out
 }
 
 /// 2D: the z = 0 slice of 3D (its last hash step adds Z = 0).
@@ -163,18 +213,31 @@ pub(crate) fn noise2_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<
     let (h00, h01) = step(s, p, x.c0, y);
     let (h10, h11) = step(s, p, x.c1, y);
     // Corner (i, j) hashes P[P[h_ij] + 0]: 3D's corner (i, j, 0) with Z = 0.
-    let [h00, h01, h10, h11] = [
+    let c = [
         s.perm(p, s.perm(p, h00)),
-        s.perm(p, s.perm(p, h01)),
         s.perm(p, s.perm(p, h10)),
+        s.perm(p, s.perm(p, h01)),
         s.perm(p, s.perm(p, h11)),
     ];
-    let n = lerp::<S>(
-        y.fade,
-        lerp::<S>(x.fade, grad2(s, h00, x.t0, y.t0), grad2(s, h10, x.t1, y.t0)),
-        lerp::<S>(x.fade, grad2(s, h01, x.t0, y.t1), grad2(s, h11, x.t1, y.t1)),
-    );
-    s.canonical_nan(n)
+    let mut out = x.t0;
+    for_each_part!(S, |k| {
+        let (xp, yp) = (part(s, x, k), part(s, y, k));
+        let n = lerp(
+            yp.fade,
+            lerp(
+                xp.fade,
+                grad2(s, s.hashes(c[0], k), xp.t0, yp.t0),
+                grad2(s, s.hashes(c[1], k), xp.t1, yp.t0),
+            ),
+            lerp(
+                xp.fade,
+                grad2(s, s.hashes(c[2], k), xp.t0, yp.t1),
+                grad2(s, s.hashes(c[3], k), xp.t1, yp.t1),
+            ),
+        );
+        s.set_part(&mut out, k, s.canonical_nan(n));
+    });
+    out
 }
 
 /// 3D: Ken Perlin's improved noise.
@@ -186,111 +249,122 @@ pub(crate) fn noise3_axes<S: Simd>(
     y: &Axis<S>,
     z: &Axis<S>,
 ) -> S::F {
-    // h_ij = P[P[X_i] + Y_j]; the corner (i, j, k) hashes P[h_ij + Z_k].
+    // h_ij = P[X_i] + Y_j; corner (i, j, k) hashes P[P[h_ij] + Z_k], stored
+    // at index i + 2j + 4k.
     let (h00, h01) = step(s, p, x.c0, y);
     let (h10, h11) = step(s, p, x.c1, y);
-    let g = Corner3 { s, p, z };
-    let (u, v, w) = (x.fade, y.fade, z.fade);
+    let a = [
+        s.perm(p, h00),
+        s.perm(p, h10),
+        s.perm(p, h01),
+        s.perm(p, h11),
+    ];
+    let c = [
+        s.perm(p, a[0] + z.c0),
+        s.perm(p, a[1] + z.c0),
+        s.perm(p, a[2] + z.c0),
+        s.perm(p, a[3] + z.c0),
+        s.perm(p, a[0] + z.c1),
+        s.perm(p, a[1] + z.c1),
+        s.perm(p, a[2] + z.c1),
+        s.perm(p, a[3] + z.c1),
+    ];
+    let mut out = x.t0;
+    for_each_part!(S, |k| {
+        let (xp, yp, zp) = (part(s, x, k), part(s, y, k), part(s, z, k));
+        let (x0, x1, y0, y1, z0, z1) = (xp.t0, xp.t1, yp.t0, yp.t1, zp.t0, zp.t1);
+        let g = [
+            s.hashes(c[0], k),
+            s.hashes(c[1], k),
+            s.hashes(c[2], k),
+            s.hashes(c[3], k),
+            s.hashes(c[4], k),
+            s.hashes(c[5], k),
+            s.hashes(c[6], k),
+            s.hashes(c[7], k),
+        ];
+        let n = lerp(
+            zp.fade,
+            lerp(
+                yp.fade,
+                lerp(
+                    xp.fade,
+                    grad3(s, g[0], x0, y0, z0),
+                    grad3(s, g[1], x1, y0, z0),
+                ),
+                lerp(
+                    xp.fade,
+                    grad3(s, g[2], x0, y1, z0),
+                    grad3(s, g[3], x1, y1, z0),
+                ),
+            ),
+            lerp(
+                yp.fade,
+                lerp(
+                    xp.fade,
+                    grad3(s, g[4], x0, y0, z1),
+                    grad3(s, g[5], x1, y0, z1),
+                ),
+                lerp(
+                    xp.fade,
+                    grad3(s, g[6], x0, y1, z1),
+                    grad3(s, g[7], x1, y1, z1),
+                ),
+            ),
+        );
+        s.set_part(&mut out, k, s.canonical_nan(n));
+    });
+    out
+}
+
+/// One 3D cube of the 4D hypercube (one w corner, offset `w_rel`) for part
+/// `k`: hashes `c[i + 2j + 4k]`, lerped as in 3D.
+#[inline(always)]
+fn cube4<S: Simd>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w_rel: S::P) -> S::P {
+    let h = [
+        s.hashes(c[0], k),
+        s.hashes(c[1], k),
+        s.hashes(c[2], k),
+        s.hashes(c[3], k),
+        s.hashes(c[4], k),
+        s.hashes(c[5], k),
+        s.hashes(c[6], k),
+        s.hashes(c[7], k),
+    ];
     let (x0, x1, y0, y1, z0, z1) = (x.t0, x.t1, y.t0, y.t1, z.t0, z.t1);
-    let n = lerp::<S>(
-        w,
-        lerp::<S>(
-            v,
-            lerp::<S>(
-                u,
-                g.at(h00, false, x0, y0, z0),
-                g.at(h10, false, x1, y0, z0),
+    lerp(
+        z.fade,
+        lerp(
+            y.fade,
+            lerp(
+                x.fade,
+                grad4(s, h[0], [x0, y0, z0, w_rel]),
+                grad4(s, h[1], [x1, y0, z0, w_rel]),
             ),
-            lerp::<S>(
-                u,
-                g.at(h01, false, x0, y1, z0),
-                g.at(h11, false, x1, y1, z0),
+            lerp(
+                x.fade,
+                grad4(s, h[2], [x0, y1, z0, w_rel]),
+                grad4(s, h[3], [x1, y1, z0, w_rel]),
             ),
         ),
-        lerp::<S>(
-            v,
-            lerp::<S>(u, g.at(h00, true, x0, y0, z1), g.at(h10, true, x1, y0, z1)),
-            lerp::<S>(u, g.at(h01, true, x0, y1, z1), g.at(h11, true, x1, y1, z1)),
+        lerp(
+            y.fade,
+            lerp(
+                x.fade,
+                grad4(s, h[4], [x0, y0, z1, w_rel]),
+                grad4(s, h[5], [x1, y0, z1, w_rel]),
+            ),
+            lerp(
+                x.fade,
+                grad4(s, h[6], [x0, y1, z1, w_rel]),
+                grad4(s, h[7], [x1, y1, z1, w_rel]),
+            ),
         ),
-    );
-    s.canonical_nan(n)
+    )
 }
 
-/// `grad3` at corner `P[P[h + Z_k]]` (closures are avoided in kernels: they
-/// need not inline into the `#[target_feature]` shims).
-#[derive(Clone, Copy)]
-struct Corner3<'a, 'p, S: Simd> {
-    s: S,
-    p: &'a S::Perm<'p>,
-    z: &'a Axis<S>,
-}
-
-impl<S: Simd> Corner3<'_, '_, S> {
-    #[inline(always)]
-    fn at(self, h: S::I, far: bool, x: S::F, y: S::F, z: S::F) -> S::F {
-        let (s, p) = (self.s, self.p);
-        let zc = if far { self.z.c1 } else { self.z.c0 };
-        grad3(s, s.perm(p, s.perm(p, h) + zc), x, y, z)
-    }
-}
-
-/// One 3D cube of the 4D hypercube (its w corner fixed): corner (i, j, k)
-/// hashes `P[P[P[h_ij] + Z_k] + W_l]`.
-#[derive(Clone, Copy)]
-struct Cube4<'a, 'p, S: Simd> {
-    s: S,
-    p: &'a S::Perm<'p>,
-    z: &'a Axis<S>,
-    w_cell: S::I,
-    w_rel: S::F,
-}
-
-impl<S: Simd> Cube4<'_, '_, S> {
-    #[inline(always)]
-    fn at(self, h: S::I, far: bool, x: S::F, y: S::F, z: S::F) -> S::F {
-        let (s, p) = (self.s, self.p);
-        let zc = if far { self.z.c1 } else { self.z.c0 };
-        let h = s.perm(p, s.perm(p, s.perm(p, h) + zc) + self.w_cell);
-        grad4(s, h, x, y, z, self.w_rel)
-    }
-
-    #[inline(always)]
-    fn lerped(self, [h00, h01, h10, h11]: [S::I; 4], x: &Axis<S>, y: &Axis<S>) -> S::F {
-        let (u, v, t) = (x.fade, y.fade, self.z.fade);
-        let (x0, x1, y0, y1, z0, z1) = (x.t0, x.t1, y.t0, y.t1, self.z.t0, self.z.t1);
-        lerp::<S>(
-            t,
-            lerp::<S>(
-                v,
-                lerp::<S>(
-                    u,
-                    self.at(h00, false, x0, y0, z0),
-                    self.at(h10, false, x1, y0, z0),
-                ),
-                lerp::<S>(
-                    u,
-                    self.at(h01, false, x0, y1, z0),
-                    self.at(h11, false, x1, y1, z0),
-                ),
-            ),
-            lerp::<S>(
-                v,
-                lerp::<S>(
-                    u,
-                    self.at(h00, true, x0, y0, z1),
-                    self.at(h10, true, x1, y0, z1),
-                ),
-                lerp::<S>(
-                    u,
-                    self.at(h01, true, x0, y1, z1),
-                    self.at(h11, true, x1, y1, z1),
-                ),
-            ),
-        )
-    }
-}
-
-/// 4D: four permutation steps, 32 hypercube-edge gradients.
+/// 4D: four permutation steps, 32 hypercube-edge gradients. Corner
+/// (i, j, k, l) hashes `P[P[P[h_ij] + Z_k] + W_l]`, stored at i + 2j + 4k + 8l.
 #[inline(always)]
 pub(crate) fn noise4_axes<S: Simd>(
     s: S,
@@ -302,23 +376,37 @@ pub(crate) fn noise4_axes<S: Simd>(
 ) -> S::F {
     let (h00, h01) = step(s, p, x.c0, y);
     let (h10, h11) = step(s, p, x.c1, y);
-    let hashes = [h00, h01, h10, h11];
-    let near = Cube4 {
-        s,
-        p,
-        z,
-        w_cell: w.c0,
-        w_rel: w.t0,
-    };
-    let far = Cube4 {
-        s,
-        p,
-        z,
-        w_cell: w.c1,
-        w_rel: w.t1,
-    };
-    let n = lerp::<S>(w.fade, near.lerped(hashes, x, y), far.lerped(hashes, x, y));
-    s.canonical_nan(n)
+    let a = [
+        s.perm(p, h00),
+        s.perm(p, h10),
+        s.perm(p, h01),
+        s.perm(p, h11),
+    ];
+    let b = [
+        s.perm(p, a[0] + z.c0),
+        s.perm(p, a[1] + z.c0),
+        s.perm(p, a[2] + z.c0),
+        s.perm(p, a[3] + z.c0),
+        s.perm(p, a[0] + z.c1),
+        s.perm(p, a[1] + z.c1),
+        s.perm(p, a[2] + z.c1),
+        s.perm(p, a[3] + z.c1),
+    ];
+    let mut c = [b[0]; 16];
+    for i in 0..8 {
+        c[i] = s.perm(p, b[i] + w.c0);
+        c[i + 8] = s.perm(p, b[i] + w.c1);
+    }
+    let mut out = x.t0;
+    for_each_part!(S, |k| {
+        let (xp, yp, zp, wp) = (part(s, x, k), part(s, y, k), part(s, z, k), part(s, w, k));
+        let parts = [xp, yp, zp];
+        let near = cube4(s, &c[..8], k, &parts, wp.t0);
+        let far = cube4(s, &c[8..], k, &parts, wp.t1);
+        let n = lerp(wp.fade, near, far);
+        s.set_part(&mut out, k, s.canonical_nan(n));
+    });
+    out
 }
 
 /// Stage 2 for `D` axes. Kernels avoid closures, `Fn` calls and

@@ -195,13 +195,19 @@ where
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = k * n;
                 let (first, rel) = (first_run[k], s.load_cells(&relative[at..at + n]));
-                let a0 = s.table32(window(&coeff[0], first), rel);
-                let b0 = s.table32(window(&coeff[1], first), rel);
-                let a1 = s.table32(window(&coeff[2], first), rel);
-                let b1 = s.table32(window(&coeff[3], first), rel);
-                let d0 = a0 * s.load(&x.x0[at..at + n]) + b0;
-                let d1 = a1 * s.load(&x.x1[at..at + n]) + b1;
-                let v = d0 + s.load(&x.u[at..at + n]) * (d1 - d0);
+                let (x0, x1) = (s.load(&x.x0[at..at + n]), s.load(&x.x1[at..at + n]));
+                let mut v = s.load(&x.u[at..at + n]);
+                super::for_each_part!(S, |q| {
+                    let h = s.hashes(rel, q);
+                    let a0 = s.table32(window(&coeff[0], first), h);
+                    let b0 = s.table32(window(&coeff[1], first), h);
+                    let a1 = s.table32(window(&coeff[2], first), h);
+                    let b1 = s.table32(window(&coeff[3], first), h);
+                    let d0 = a0 * s.part(x0, q) + b0;
+                    let d1 = a1 * s.part(x1, q) + b1;
+                    let u = s.part(v, q);
+                    s.set_part(&mut v, q, d0 + u * (d1 - d0));
+                });
                 if dst.len() == n {
                     s.store(v, dst);
                 } else {

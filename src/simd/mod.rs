@@ -56,13 +56,25 @@ impl PermTable {
 }
 
 /// Lane-wise operations of one backend. See the module docs for the contract.
+///
+/// A kernel step covers `LANES` points: `PARTS` float registers (`P`), held
+/// together as `F`. Stage 1 and the hashing work on whole steps (hashes `I`
+/// are bytes in the vector backends, so one permute serves every part);
+/// the float work of stage 2 runs one part at a time, which keeps it inside
+/// the register file.
 pub(crate) trait Simd: Copy {
     /// Points per step.
     const LANES: usize;
+    /// Float registers per step.
+    const PARTS: usize;
     /// `LANES` × `f32`.
     type F: Copy + Add<Output = Self::F> + Sub<Output = Self::F> + Mul<Output = Self::F>;
-    /// `LANES` × `i32` (wrapping adds).
+    /// One part: `LANES / PARTS` × `f32`.
+    type P: Copy + Add<Output = Self::P> + Sub<Output = Self::P> + Mul<Output = Self::P>;
+    /// `LANES` lattice indices or hashes, used only mod 256 (wrapping adds).
     type I: Copy + Add<Output = Self::I>;
+    /// The hashes of one part, in the form table reads take.
+    type H: Copy;
     /// The permutation in the form this backend reads fastest.
     type Perm<'a>: Copy;
 
@@ -72,6 +84,12 @@ pub(crate) trait Simd: Copy {
     fn load(self, src: &[f32]) -> Self::F;
     /// Stores into `dst[..LANES]`; panics if `dst` is shorter.
     fn store(self, v: Self::F, dst: &mut [f32]);
+    /// Part `k` (`k < PARTS`) of a step.
+    fn part(self, v: Self::F, k: usize) -> Self::P;
+    /// Replaces part `k` of a step.
+    fn set_part(self, v: &mut Self::F, k: usize, p: Self::P);
+    /// The hashes of part `k`.
+    fn hashes(self, h: Self::I, k: usize) -> Self::H;
     fn floor(self, v: Self::F) -> Self::F;
     fn cell(self, floored: Self::F) -> Self::I;
     /// Lattice indices computed elsewhere: byte `i` of `src` for point `i`
@@ -79,20 +97,20 @@ pub(crate) trait Simd: Copy {
     fn load_cells(self, src: &[u8]) -> Self::I;
     fn perm_table(self, t: &PermTable) -> Self::Perm<'_>;
     fn perm(self, t: &Self::Perm<'_>, i: Self::I) -> Self::I;
-    fn table16(self, t: &[f32; 16], h: Self::I) -> Self::F;
-    fn table32(self, t: &[f32; 32], h: Self::I) -> Self::F;
+    fn table16(self, t: &[f32; 16], h: Self::H) -> Self::P;
+    fn table32(self, t: &[f32; 32], h: Self::H) -> Self::P;
     /// `table16` for a table whose entries are all −1, 0 or 1 (gradient
     /// components); a backend may read such tables faster.
     #[inline(always)]
-    fn units16(self, t: &[f32; 16], h: Self::I) -> Self::F {
+    fn units16(self, t: &[f32; 16], h: Self::H) -> Self::P {
         self.table16(t, h)
     }
     /// `table32` for a table whose entries are all −1, 0 or 1.
     #[inline(always)]
-    fn units32(self, t: &[f32; 32], h: Self::I) -> Self::F {
+    fn units32(self, t: &[f32; 32], h: Self::H) -> Self::P {
         self.table32(t, h)
     }
-    fn canonical_nan(self, v: Self::F) -> Self::F;
+    fn canonical_nan(self, v: Self::P) -> Self::P;
 }
 
 /// A kernel invocation, generic over the backend. Its `run` is

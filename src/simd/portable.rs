@@ -19,8 +19,11 @@ const INTEGRAL: f32 = 8_388_608.0;
 
 impl Simd for Portable {
     const LANES: usize = 8;
+    const PARTS: usize = 1;
     type F = f32x8;
+    type P = f32x8;
     type I = i32x8;
+    type H = i32x8;
     type Perm<'a> = &'a [u8; 512];
 
     #[inline(always)]
@@ -39,6 +42,18 @@ impl Simd for Portable {
     #[inline(always)]
     fn store(self, v: f32x8, dst: &mut [f32]) {
         dst[..8].copy_from_slice(&v.to_array());
+    }
+    #[inline(always)]
+    fn part(self, v: f32x8, _: usize) -> f32x8 {
+        v
+    }
+    #[inline(always)]
+    fn set_part(self, v: &mut f32x8, _: usize, p: f32x8) {
+        *v = p;
+    }
+    #[inline(always)]
+    fn hashes(self, h: i32x8, _: usize) -> i32x8 {
+        h
     }
     /// Exact floor: below 2²³ truncate through i32 (keeping the sign of −0),
     /// then step down where truncation rounded up; at and above 2²³ (and for

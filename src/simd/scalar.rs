@@ -12,8 +12,11 @@ const I32_RANGE: f32 = 2_147_483_648.0;
 
 impl Simd for Scalar {
     const LANES: usize = 1;
+    const PARTS: usize = 1;
     type F = f32;
+    type P = f32;
     type I = i32;
+    type H = i32;
     type Perm<'a> = &'a [u8; 512];
 
     #[inline(always)]
@@ -31,6 +34,18 @@ impl Simd for Scalar {
     #[inline(always)]
     fn store(self, v: f32, dst: &mut [f32]) {
         dst[0] = v;
+    }
+    #[inline(always)]
+    fn part(self, v: f32, _: usize) -> f32 {
+        v
+    }
+    #[inline(always)]
+    fn set_part(self, v: &mut f32, _: usize, p: f32) {
+        *v = p;
+    }
+    #[inline(always)]
+    fn hashes(self, h: i32, _: usize) -> i32 {
+        h
     }
     #[inline(always)]
     fn floor(self, v: f32) -> f32 {

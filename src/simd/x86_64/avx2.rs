@@ -76,6 +76,19 @@ macro_rules! per_vector {
     };
 }
 per_vector!(Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
+
+/// One part: 8 floats.
+#[derive(Clone, Copy)]
+pub(crate) struct F32x8(__m256);
+super::vector_ops!(F32x8, "avx2", Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
+
+/// The hashes of part `k`: bytes `8k..8k + 8` of all 32 (table reads by
+/// `vpshufb` work on all 32 bytes at once, the same for every part).
+#[derive(Clone, Copy)]
+pub(crate) struct PartHashes {
+    bytes: __m256i,
+    k: usize,
+}
 super::vector_ops!(U8x32, "avx2", Add add _mm256_add_epi8);
 
 /// `t[h mod 16]` per dword lane, `t` given as its two 8-float halves:
@@ -146,38 +159,44 @@ impl Avx2 {
         }
     }
 
-    /// Entries `t[h mod 16]` of a table of −1, 0, 1 given as bytes, for 32
-    /// hashes, widened to `f32` (exactly −1.0, +0.0, 1.0, as in the `f32`
-    /// tables): one `vpshufb` for all 32 points.
+    /// Entries `t[h mod 16]` of a table of −1, 0, 1 given as bytes, for the
+    /// 8 hashes of one part, widened to `f32` (exactly −1.0, +0.0, 1.0, as in
+    /// the `f32` tables). The `vpshufb` covers all 32 hashes, the same for
+    /// every part, so it is computed once per step.
     #[inline(always)]
-    fn units(self, bytes: &[u8; 16], h: U8x32) -> F32x32 {
-        let dwords = self.widen(U8x32(self.shuffle16(bytes, h.0)));
+    fn units(self, bytes: &[u8; 16], h: PartHashes) -> F32x8 {
+        let dwords = self.widen(self.shuffle16(bytes, h.bytes), h.k);
         // SAFETY: the token proves AVX2.
-        F32x32(each_vector!(|k| unsafe { _mm256_cvtepi32_ps(dwords[k]) }))
+        F32x8(unsafe { _mm256_cvtepi32_ps(dwords) })
     }
 
-    /// The bytes of vector `k` (bytes `8k..8k + 8`) sign-extended to dwords.
+    /// Bytes `8k..8k + 8` of `v` sign-extended to dwords.
     #[inline(always)]
-    fn widen(self, h: U8x32) -> [__m256i; 4] {
+    fn widen(self, v: __m256i, k: usize) -> __m256i {
         // SAFETY: the token proves AVX2.
         unsafe {
-            let lo = _mm256_castsi256_si128(h.0);
-            let hi = _mm256_extracti128_si256::<1>(h.0);
-            let quarters = [
-                lo,
-                _mm_unpackhi_epi64(lo, lo),
-                hi,
-                _mm_unpackhi_epi64(hi, hi),
-            ];
-            each_vector!(|k| _mm256_cvtepi8_epi32(quarters[k]))
+            let half = if k < 2 {
+                _mm256_castsi256_si128(v)
+            } else {
+                _mm256_extracti128_si256::<1>(v)
+            };
+            let quarter = if k % 2 == 0 {
+                half
+            } else {
+                _mm_unpackhi_epi64(half, half)
+            };
+            _mm256_cvtepi8_epi32(quarter)
         }
     }
 }
 
 impl Simd for Avx2 {
     const LANES: usize = 32;
+    const PARTS: usize = 4;
     type F = F32x32;
+    type P = F32x8;
     type I = U8x32;
+    type H = PartHashes;
     type Perm<'a> = PermChunks<'a>;
 
     #[inline(always)]
@@ -208,6 +227,18 @@ impl Simd for Avx2 {
             _mm256_storeu_ps(dst[16..].as_mut_ptr(), v.0[2]);
             _mm256_storeu_ps(dst[24..].as_mut_ptr(), v.0[3]);
         }
+    }
+    #[inline(always)]
+    fn part(self, v: F32x32, k: usize) -> F32x8 {
+        F32x8(v.0[k])
+    }
+    #[inline(always)]
+    fn set_part(self, v: &mut F32x32, k: usize, p: F32x8) {
+        v.0[k] = p.0;
+    }
+    #[inline(always)]
+    fn hashes(self, h: U8x32, k: usize) -> PartHashes {
+        PartHashes { bytes: h.0, k }
     }
     #[inline(always)]
     fn floor(self, v: F32x32) -> F32x32 {
@@ -258,56 +289,50 @@ impl Simd for Avx2 {
         })
     }
     #[inline(always)]
-    fn table16(self, t: &[f32; 16], h: U8x32) -> F32x32 {
-        let dwords = self.widen(h);
+    fn table16(self, t: &[f32; 16], h: PartHashes) -> F32x8 {
+        let dwords = self.widen(h.bytes, h.k);
         // SAFETY: the token proves AVX2; the loads read floats 0..8 and 8..16 of `t`.
         unsafe {
             let lo = _mm256_loadu_ps(t.as_ptr());
             let hi = _mm256_loadu_ps(t[8..].as_ptr());
-            F32x32(each_vector!(|k| permute16(lo, hi, dwords[k])))
+            F32x8(permute16(lo, hi, dwords))
         }
     }
     #[inline(always)]
-    fn table32(self, t: &[f32; 32], h: U8x32) -> F32x32 {
-        let dwords = self.widen(h);
+    fn table32(self, t: &[f32; 32], h: PartHashes) -> F32x8 {
+        let dwords = self.widen(h.bytes, h.k);
         // SAFETY: the token proves AVX2; the loads read the 32 floats of `t`.
         unsafe {
             let q = each_vector!(|k| _mm256_loadu_ps(t[8 * k..].as_ptr()));
-            F32x32(each_vector!(|k| {
-                let lo = permute16(q[0], q[1], dwords[k]);
-                let hi = permute16(q[2], q[3], dwords[k]);
-                // Bit 4 of the hash to the sign bit picks the upper half.
-                let bit4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(dwords[k]));
-                _mm256_blendv_ps(lo, hi, bit4)
-            }))
+            let lo = permute16(q[0], q[1], dwords);
+            let hi = permute16(q[2], q[3], dwords);
+            // Bit 4 of the hash to the sign bit picks the upper half.
+            let bit4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(dwords));
+            F32x8(_mm256_blendv_ps(lo, hi, bit4))
         }
     }
     #[inline(always)]
-    fn units16(self, t: &[f32; 16], h: U8x32) -> F32x32 {
+    fn units16(self, t: &[f32; 16], h: PartHashes) -> F32x8 {
         self.units(&unit_bytes::<16>(t), h)
     }
     #[inline(always)]
-    fn units32(self, t: &[f32; 32], h: U8x32) -> F32x32 {
+    fn units32(self, t: &[f32; 32], h: PartHashes) -> F32x8 {
         let bytes = unit_bytes::<32>(t);
         let lo = self.units(bytes[..16].try_into().unwrap(), h);
         let hi = self.units(bytes[16..].try_into().unwrap(), h);
-        let bit4 = self.widen(U8x32(
-            // SAFETY: the token proves AVX2.
-            unsafe { _mm256_slli_epi16::<3>(h.0) },
-        ));
-        // SAFETY: the token proves AVX2. Bit 4 of each hash byte moved to bit 7,
-        // widened with sign extension: the dword's sign bit picks the half.
-        F32x32(each_vector!(|k| unsafe {
-            let sel = _mm256_castsi256_ps(bit4[k]);
-            _mm256_blendv_ps(lo.0[k], hi.0[k], sel)
-        }))
+        // SAFETY: the token proves AVX2. Bit 4 of each hash byte moved to bit
+        // 7 and sign-extended: the dword's sign bit picks the half.
+        unsafe {
+            let bit4 = self.widen(_mm256_slli_epi16::<3>(h.bytes), h.k);
+            F32x8(_mm256_blendv_ps(lo.0, hi.0, _mm256_castsi256_ps(bit4)))
+        }
     }
     #[inline(always)]
-    fn canonical_nan(self, v: F32x32) -> F32x32 {
+    fn canonical_nan(self, v: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2.
-        F32x32(each_vector!(|k| unsafe {
-            let ordered = _mm256_cmp_ps::<_CMP_ORD_Q>(v.0[k], v.0[k]);
-            _mm256_blendv_ps(_mm256_set1_ps(f32::NAN), v.0[k], ordered)
-        }))
+        F32x8(unsafe {
+            let ordered = _mm256_cmp_ps::<_CMP_ORD_Q>(v.0, v.0);
+            _mm256_blendv_ps(_mm256_set1_ps(f32::NAN), v.0, ordered)
+        })
     }
 }

@@ -60,6 +60,11 @@ macro_rules! per_vector {
     };
 }
 per_vector!(Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
+
+/// One part: 16 floats.
+#[derive(Clone, Copy)]
+pub(crate) struct F32x16(__m512);
+vector_ops!(F32x16, "avx512f", Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
 vector_ops!(U8x64, "avx512bw", Add add _mm512_add_epi8);
 
 /// The permutation as four 64-byte registers: bytes 0–63, 64–127, 128–191, 192–255.
@@ -143,8 +148,12 @@ const SECOND_PAIR: u64 = 0xCCCC_CCCC_CCCC_CCCC;
 
 impl Simd for Avx512 {
     const LANES: usize = 16 * VECTORS;
+    const PARTS: usize = VECTORS;
     type F = F32x64;
+    type P = F32x16;
     type I = U8x64;
+    /// Part `k`'s hashes in the low byte of each dword lane.
+    type H = __m512i;
     type Perm<'a> = PermRegs;
 
     #[inline(always)]
@@ -180,6 +189,18 @@ impl Simd for Avx512 {
             _mm512_storeu_ps(dst[32..].as_mut_ptr(), v.0[2]);
             _mm512_storeu_ps(dst[48..].as_mut_ptr(), v.0[3]);
         }
+    }
+    #[inline(always)]
+    fn part(self, v: F32x64, k: usize) -> F32x16 {
+        F32x16(v.0[k])
+    }
+    #[inline(always)]
+    fn set_part(self, v: &mut F32x64, k: usize, p: F32x16) {
+        v.0[k] = p.0;
+    }
+    #[inline(always)]
+    fn hashes(self, h: U8x64, k: usize) -> __m512i {
+        self.spread(h, k)
     }
     #[inline(always)]
     fn floor(self, v: F32x64) -> F32x64 {
@@ -241,36 +262,26 @@ impl Simd for Avx512 {
         })
     }
     #[inline(always)]
-    fn table16(self, t: &[f32; 16], h: U8x64) -> F32x64 {
+    fn table16(self, t: &[f32; 16], h: __m512i) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the load reads the 16 floats of `t`.
-        unsafe {
-            let table = _mm512_loadu_ps(t.as_ptr());
-            F32x64(each_vector!(|k| _mm512_permutexvar_ps(
-                self.spread(h, k),
-                table
-            )))
-        }
+        F32x16(unsafe { _mm512_permutexvar_ps(h, _mm512_loadu_ps(t.as_ptr())) })
     }
     #[inline(always)]
-    fn table32(self, t: &[f32; 32], h: U8x64) -> F32x64 {
+    fn table32(self, t: &[f32; 32], h: __m512i) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the loads read floats 0..16 and
         // 16..32 of `t`.
-        unsafe {
+        F32x16(unsafe {
             let lo = _mm512_loadu_ps(t.as_ptr());
             let hi = _mm512_loadu_ps(t[16..].as_ptr());
-            F32x64(each_vector!(|k| _mm512_permutex2var_ps(
-                lo,
-                self.spread(h, k),
-                hi
-            )))
-        }
+            _mm512_permutex2var_ps(lo, h, hi)
+        })
     }
     #[inline(always)]
-    fn canonical_nan(self, v: F32x64) -> F32x64 {
+    fn canonical_nan(self, v: F32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F.
-        F32x64(each_vector!(|k| unsafe {
-            let unordered = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v.0[k], v.0[k]);
-            _mm512_mask_blend_ps(unordered, v.0[k], _mm512_set1_ps(f32::NAN))
-        }))
+        F32x16(unsafe {
+            let unordered = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v.0, v.0);
+            _mm512_mask_blend_ps(unordered, v.0, _mm512_set1_ps(f32::NAN))
+        })
     }
 }
