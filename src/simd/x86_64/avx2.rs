@@ -180,7 +180,7 @@ impl Avx2 {
             } else {
                 _mm256_extracti128_si256::<1>(v)
             };
-            let quarter = if k % 2 == 0 {
+            let quarter = if k & 1 == 0 {
                 half
             } else {
                 _mm_unpackhi_epi64(half, half)
