@@ -156,6 +156,10 @@ fn step<S: Simd>(s: S, p: &S::Perm<'_>, base: S::I, a: &Axis<S>) -> (S::I, S::I)
     (h + a.c0, h + a.c1)
 }
 
+// Stage 2 is always inlined in optimised builds (it must be compiled inside
+// the shims). Unoptimised builds keep `noiseN_axes` and `cube4` as functions:
+// fully inlined at opt-level 0 the 4D kernel needs a multi-megabyte stack frame.
+
 /// One part (register) of an [`Axis`]'s floats.
 #[derive(Clone, Copy)]
 struct Part<S: Simd> {
@@ -191,7 +195,7 @@ fn grad4<S: Simd>(s: S, h: S::H, [x, y, z, w]: [S::P; 4]) -> S::P {
 }
 
 /// 1D: slope `GRAD1[P[X] mod 16]` at each lattice point.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn noise1_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>) -> S::F {
     let (h0, h1) = (s.perm(p, x.c0), s.perm(p, x.c1));
     let mut out = x.t0;
@@ -208,7 +212,7 @@ pub(crate) fn noise1_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>) -> S::F {
 }
 
 /// 2D: the z = 0 slice of 3D (its last hash step adds Z = 0).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn noise2_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<S>) -> S::F {
     let (h00, h01) = step(s, p, x.c0, y);
     let (h10, h11) = step(s, p, x.c1, y);
@@ -241,7 +245,7 @@ pub(crate) fn noise2_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<
 }
 
 /// 3D: Ken Perlin's improved noise.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn noise3_axes<S: Simd>(
     s: S,
     p: &S::Perm<'_>,
@@ -319,7 +323,7 @@ pub(crate) fn noise3_axes<S: Simd>(
 
 /// One 3D cube of the 4D hypercube (one w corner, offset `w_rel`) for part
 /// `k`: hashes `c[i + 2j + 4k]`, lerped as in 3D.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn cube4<S: Simd>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w_rel: S::P) -> S::P {
     let h = [
         s.hashes(c[0], k),
@@ -365,7 +369,7 @@ fn cube4<S: Simd>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w_rel: S
 
 /// 4D: four permutation steps, 32 hypercube-edge gradients. Corner
 /// (i, j, k, l) hashes `P[P[P[h_ij] + Z_k] + W_l]`, stored at i + 2j + 4k + 8l.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn noise4_axes<S: Simd>(
     s: S,
     p: &S::Perm<'_>,
