@@ -244,6 +244,56 @@ pub(crate) fn noise2_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<
     out
 }
 
+/// The hashes of the 8 corners of the x, y, z cube: corner (i, j, k), at
+/// index i + 2j + 4k, hashes `P[P[P[X_i] + Y_j] + Z_k]`.
+#[inline(always)]
+fn cube_hashes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<S>, z: &Axis<S>) -> [S::I; 8] {
+    let (h00, h01) = step(s, p, x.c0, y);
+    let (h10, h11) = step(s, p, x.c1, y);
+    let a = [
+        s.perm(p, h00),
+        s.perm(p, h10),
+        s.perm(p, h01),
+        s.perm(p, h11),
+    ];
+    [
+        s.perm(p, a[0] + z.c0),
+        s.perm(p, a[1] + z.c0),
+        s.perm(p, a[2] + z.c0),
+        s.perm(p, a[3] + z.c0),
+        s.perm(p, a[0] + z.c1),
+        s.perm(p, a[1] + z.c1),
+        s.perm(p, a[2] + z.c1),
+        s.perm(p, a[3] + z.c1),
+    ]
+}
+
+/// Part `k` of 8 corner hashes.
+#[inline(always)]
+fn part_hashes<S: Simd>(s: S, c: &[S::I], k: usize) -> [S::H; 8] {
+    [
+        s.hashes(c[0], k),
+        s.hashes(c[1], k),
+        s.hashes(c[2], k),
+        s.hashes(c[3], k),
+        s.hashes(c[4], k),
+        s.hashes(c[5], k),
+        s.hashes(c[6], k),
+        s.hashes(c[7], k),
+    ]
+}
+
+/// Ken's blend of 8 corner values (corner i + 2j + 4k): along x, then y,
+/// then z.
+#[inline(always)]
+fn trilinear<S: Simd>(x: &Part<S>, y: &Part<S>, z: &Part<S>, c: [S::P; 8]) -> S::P {
+    lerp(
+        z.fade,
+        lerp(y.fade, lerp(x.fade, c[0], c[1]), lerp(x.fade, c[2], c[3])),
+        lerp(y.fade, lerp(x.fade, c[4], c[5]), lerp(x.fade, c[6], c[7])),
+    )
+}
+
 /// 3D: Ken Perlin's improved noise.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn noise3_axes<S: Simd>(
@@ -253,122 +303,49 @@ pub(crate) fn noise3_axes<S: Simd>(
     y: &Axis<S>,
     z: &Axis<S>,
 ) -> S::F {
-    // h_ij = P[X_i] + Y_j; corner (i, j, k) hashes P[P[h_ij] + Z_k], stored
-    // at index i + 2j + 4k.
-    let (h00, h01) = step(s, p, x.c0, y);
-    let (h10, h11) = step(s, p, x.c1, y);
-    let a = [
-        s.perm(p, h00),
-        s.perm(p, h10),
-        s.perm(p, h01),
-        s.perm(p, h11),
-    ];
-    let c = [
-        s.perm(p, a[0] + z.c0),
-        s.perm(p, a[1] + z.c0),
-        s.perm(p, a[2] + z.c0),
-        s.perm(p, a[3] + z.c0),
-        s.perm(p, a[0] + z.c1),
-        s.perm(p, a[1] + z.c1),
-        s.perm(p, a[2] + z.c1),
-        s.perm(p, a[3] + z.c1),
-    ];
+    let c = cube_hashes(s, p, x, y, z);
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let (xp, yp, zp) = (part(s, x, k), part(s, y, k), part(s, z, k));
         let (x0, x1, y0, y1, z0, z1) = (xp.t0, xp.t1, yp.t0, yp.t1, zp.t0, zp.t1);
-        let g = [
-            s.hashes(c[0], k),
-            s.hashes(c[1], k),
-            s.hashes(c[2], k),
-            s.hashes(c[3], k),
-            s.hashes(c[4], k),
-            s.hashes(c[5], k),
-            s.hashes(c[6], k),
-            s.hashes(c[7], k),
+        let g = part_hashes(s, &c, k);
+        let corners = [
+            grad3(s, g[0], x0, y0, z0),
+            grad3(s, g[1], x1, y0, z0),
+            grad3(s, g[2], x0, y1, z0),
+            grad3(s, g[3], x1, y1, z0),
+            grad3(s, g[4], x0, y0, z1),
+            grad3(s, g[5], x1, y0, z1),
+            grad3(s, g[6], x0, y1, z1),
+            grad3(s, g[7], x1, y1, z1),
         ];
-        let n = lerp(
-            zp.fade,
-            lerp(
-                yp.fade,
-                lerp(
-                    xp.fade,
-                    grad3(s, g[0], x0, y0, z0),
-                    grad3(s, g[1], x1, y0, z0),
-                ),
-                lerp(
-                    xp.fade,
-                    grad3(s, g[2], x0, y1, z0),
-                    grad3(s, g[3], x1, y1, z0),
-                ),
-            ),
-            lerp(
-                yp.fade,
-                lerp(
-                    xp.fade,
-                    grad3(s, g[4], x0, y0, z1),
-                    grad3(s, g[5], x1, y0, z1),
-                ),
-                lerp(
-                    xp.fade,
-                    grad3(s, g[6], x0, y1, z1),
-                    grad3(s, g[7], x1, y1, z1),
-                ),
-            ),
-        );
+        let n = trilinear(&xp, &yp, &zp, corners);
         s.set_part(&mut out, k, s.canonical_nan(n));
     });
     out
 }
 
-/// One 3D cube of the 4D hypercube (one w corner, offset `w_rel`) for part
-/// `k`: hashes `c[i + 2j + 4k]`, lerped as in 3D.
+/// One 3D cube of the 4D hypercube (one w corner, offset `w`) for part `k`:
+/// corner hashes `c[i + 2j + 4k]`, blended as in 3D.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube4<S: Simd>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w_rel: S::P) -> S::P {
-    let h = [
-        s.hashes(c[0], k),
-        s.hashes(c[1], k),
-        s.hashes(c[2], k),
-        s.hashes(c[3], k),
-        s.hashes(c[4], k),
-        s.hashes(c[5], k),
-        s.hashes(c[6], k),
-        s.hashes(c[7], k),
-    ];
+fn cube4<S: Simd>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w: S::P) -> S::P {
+    let g = part_hashes(s, c, k);
     let (x0, x1, y0, y1, z0, z1) = (x.t0, x.t1, y.t0, y.t1, z.t0, z.t1);
-    lerp(
-        z.fade,
-        lerp(
-            y.fade,
-            lerp(
-                x.fade,
-                grad4(s, h[0], [x0, y0, z0, w_rel]),
-                grad4(s, h[1], [x1, y0, z0, w_rel]),
-            ),
-            lerp(
-                x.fade,
-                grad4(s, h[2], [x0, y1, z0, w_rel]),
-                grad4(s, h[3], [x1, y1, z0, w_rel]),
-            ),
-        ),
-        lerp(
-            y.fade,
-            lerp(
-                x.fade,
-                grad4(s, h[4], [x0, y0, z1, w_rel]),
-                grad4(s, h[5], [x1, y0, z1, w_rel]),
-            ),
-            lerp(
-                x.fade,
-                grad4(s, h[6], [x0, y1, z1, w_rel]),
-                grad4(s, h[7], [x1, y1, z1, w_rel]),
-            ),
-        ),
-    )
+    let corners = [
+        grad4(s, g[0], [x0, y0, z0, w]),
+        grad4(s, g[1], [x1, y0, z0, w]),
+        grad4(s, g[2], [x0, y1, z0, w]),
+        grad4(s, g[3], [x1, y1, z0, w]),
+        grad4(s, g[4], [x0, y0, z1, w]),
+        grad4(s, g[5], [x1, y0, z1, w]),
+        grad4(s, g[6], [x0, y1, z1, w]),
+        grad4(s, g[7], [x1, y1, z1, w]),
+    ];
+    trilinear(x, y, z, corners)
 }
 
 /// 4D: four permutation steps, 32 hypercube-edge gradients. Corner
-/// (i, j, k, l) hashes `P[P[P[h_ij] + Z_k] + W_l]`, stored at i + 2j + 4k + 8l.
+/// (i, j, k, l) hashes `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`, at i + 2j + 4k + 8l.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn noise4_axes<S: Simd>(
     s: S,
@@ -378,24 +355,7 @@ pub(crate) fn noise4_axes<S: Simd>(
     z: &Axis<S>,
     w: &Axis<S>,
 ) -> S::F {
-    let (h00, h01) = step(s, p, x.c0, y);
-    let (h10, h11) = step(s, p, x.c1, y);
-    let a = [
-        s.perm(p, h00),
-        s.perm(p, h10),
-        s.perm(p, h01),
-        s.perm(p, h11),
-    ];
-    let b = [
-        s.perm(p, a[0] + z.c0),
-        s.perm(p, a[1] + z.c0),
-        s.perm(p, a[2] + z.c0),
-        s.perm(p, a[3] + z.c0),
-        s.perm(p, a[0] + z.c1),
-        s.perm(p, a[1] + z.c1),
-        s.perm(p, a[2] + z.c1),
-        s.perm(p, a[3] + z.c1),
-    ];
+    let b = cube_hashes(s, p, x, y, z);
     let mut c = [b[0]; 16];
     for i in 0..8 {
         c[i] = s.perm(p, b[i] + w.c0);
@@ -448,6 +408,20 @@ impl Dims<4> for Noise {
     }
 }
 
+/// Stores a step into `dst`: `LANES` values, or fewer for the last, partial
+/// step (through a padded buffer).
+#[inline(always)]
+pub(crate) fn store_step<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
+    if dst.len() == S::LANES {
+        s.store(v, dst);
+    } else {
+        let mut result = [0.0f32; MAX_LANES];
+        s.store(v, &mut result[..S::LANES]);
+        let len = dst.len();
+        dst.copy_from_slice(&result[..len]);
+    }
+}
+
 /// Stage 1 in `f32` for every axis of a step loaded at `at`.
 #[inline(always)]
 fn axes_f32<S: Simd, const D: usize>(s: S, inputs: &[&[f32]; D], at: usize) -> [Axis<S>; D] {
@@ -492,12 +466,7 @@ where
             for d in 0..D {
                 padded_inputs[d] = &padded[d];
             }
-            let mut result = [0.0f32; MAX_LANES];
-            s.store(
-                Noise::eval(s, &p, &axes_f32(s, &padded_inputs, 0)),
-                &mut result[..n],
-            );
-            tail.copy_from_slice(&result[..tail.len()]);
+            store_step(s, Noise::eval(s, &p, &axes_f32(s, &padded_inputs, 0)), tail);
         }
     }
 }
@@ -597,14 +566,7 @@ where
             }
             let axes = staged_axes(s, &c0, &c1, &t0);
             let r = Noise::eval(s, &p, &axes);
-            if dst.len() == n {
-                s.store(r, dst);
-            } else {
-                let mut result = [0.0f32; MAX_LANES];
-                s.store(r, &mut result[..n]);
-                let len = dst.len();
-                dst.copy_from_slice(&result[..len]);
-            }
+            store_step(s, r, dst);
         }
     }
 }
@@ -744,14 +706,7 @@ where
                 let at = k * n;
                 all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..]);
                 let v = Noise::eval(s, &p, &all);
-                if dst.len() == n {
-                    s.store(v, dst);
-                } else {
-                    let mut result = [0.0f32; MAX_LANES];
-                    s.store(v, &mut result[..n]);
-                    let len = dst.len();
-                    dst.copy_from_slice(&result[..len]);
-                }
+                store_step(s, v, dst);
             }
         }
     }

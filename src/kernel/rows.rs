@@ -15,9 +15,11 @@
 //! over the row's samples; the per-sample evaluation is 7 vector operations.
 //! It differs from the point path only by rounding (measured ≤ 1e-6).
 
-use super::{AxisSamples, Dims, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4, Job, Noise, fade};
+use super::{
+    AxisSamples, Dims, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4, Job, Noise, fade, store_step,
+};
 use crate::simd::scalar::Scalar;
-use crate::simd::{MAX_LANES, PermTable, Simd};
+use crate::simd::{PermTable, Simd};
 
 /// Grid rows use coefficients when x advances at most this much per sample
 /// (4 or more samples per cell): below that, per-cell work would dominate.
@@ -208,14 +210,7 @@ where
                     let u = s.part(v, q);
                     s.set_part(&mut v, q, d0 + u * (d1 - d0));
                 });
-                if dst.len() == n {
-                    s.store(v, dst);
-                } else {
-                    let mut result = [0.0f32; MAX_LANES];
-                    s.store(v, &mut result[..n]);
-                    let len = dst.len();
-                    dst.copy_from_slice(&result[..len]);
-                }
+                store_step(s, v, dst);
             }
         }
     }

@@ -9,7 +9,7 @@
 //! component table serves 32 points, widened to `f32` per vector; other
 //! tables (the 1D slopes) go through `vpermps` on widened hashes.
 
-use super::job_shim;
+use super::{each_vector, job_shim};
 use crate::simd::{PermTable, Simd};
 use core::arch::x86_64::*;
 
@@ -33,31 +33,6 @@ pub(crate) struct F32x32([__m256; 4]);
 /// 32 bytes: byte `8k + j` belongs to point `8k + j`.
 #[derive(Clone, Copy)]
 pub(crate) struct U8x32(__m256i);
-
-/// `[e(0), e(1), e(2), e(3)]` with `$k` bound to each index, written out:
-/// closures and `array::map` need not inline into the target-feature shims.
-macro_rules! each_vector {
-    (|$k:ident| $e:expr) => {
-        [
-            {
-                let $k = 0;
-                $e
-            },
-            {
-                let $k = 1;
-                $e
-            },
-            {
-                let $k = 2;
-                $e
-            },
-            {
-                let $k = 3;
-                $e
-            },
-        ]
-    };
-}
 
 macro_rules! per_vector {
     ($($trait:ident $method:ident $intrinsic:ident),+) => {

@@ -10,7 +10,7 @@
 //! of the dword lanes, where `vpermps` (16 entries) or `vpermt2ps` (32 entries)
 //! read the gradient components: no shuffle is spent on spreading bytes.
 
-use super::{job_shim, vector_ops};
+use super::{each_vector, job_shim, vector_ops};
 use crate::simd::{PermTable, Simd};
 use core::arch::x86_64::*;
 
@@ -70,31 +70,6 @@ vector_ops!(U8x64, "avx512bw", Add add _mm512_add_epi8);
 /// The permutation as four 64-byte registers: bytes 0–63, 64–127, 128–191, 192–255.
 #[derive(Clone, Copy)]
 pub(crate) struct PermRegs([__m512i; 4]);
-
-/// `[e(0), e(1), e(2), e(3)]` with `$k` bound to each index, written out:
-/// closures and `array::map` need not inline into the target-feature shims.
-macro_rules! each_vector {
-    (|$k:ident| $e:expr) => {
-        [
-            {
-                let $k = 0;
-                $e
-            },
-            {
-                let $k = 1;
-                $e
-            },
-            {
-                let $k = 2;
-                $e
-            },
-            {
-                let $k = 3;
-                $e
-            },
-        ]
-    };
-}
 
 impl Avx512 {
     /// The hashes of vector `k` in the low byte of each dword lane (higher

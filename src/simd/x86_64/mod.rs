@@ -7,6 +7,32 @@
 pub(crate) mod avx2;
 pub(crate) mod avx512;
 
+/// `[e(0), e(1), e(2), e(3)]` with `$k` bound to each index, written out:
+/// closures and `array::map` need not inline into the target-feature shims.
+macro_rules! each_vector {
+    (|$k:ident| $e:expr) => {
+        [
+            {
+                let $k = 0;
+                $e
+            },
+            {
+                let $k = 1;
+                $e
+            },
+            {
+                let $k = 2;
+                $e
+            },
+            {
+                let $k = 3;
+                $e
+            },
+        ]
+    };
+}
+pub(crate) use each_vector;
+
 /// Operator impls for a private vector newtype whose values only a token of
 /// the backend creates. `$feature` names the CPU feature the token proves.
 macro_rules! vector_ops {
