@@ -35,6 +35,9 @@ pub(crate) const KEN_PERMUTATION: [u8; 256] = [
 /// while enough tiles remain to balance threads.
 const TILE_SAMPLES: usize = 1 << 16;
 
+/// Grids of at least this many samples (16 MiB of output) stream their rows.
+const STREAMING_SAMPLES: usize = 1 << 22;
+
 /// SplitMix64 (Steele, Lea, Flood 2014): the PRNG behind [`Perlin::new`].
 struct SplitMix64(u64);
 
@@ -253,6 +256,10 @@ impl Perlin {
         let (table, level, nx) = (&*self.table, self.level, size[0]);
         // The path depends on the grid alone, never on windows or threads.
         let by_cells = grid.step()[0].abs() <= MAX_COEFFICIENT_STEP;
+        // Outputs far beyond the caches are written with non-temporal stores
+        // (no read of each line before it is overwritten). Speed only: the
+        // values are computed the same way either way.
+        let streaming = len >= STREAMING_SAMPLES && nx >= 64;
         let x = by_cells.then(|| RowAxis::new(&samples[0]));
         let rows = |first_row: usize, out: &mut [f32]| match &x {
             Some(x) => dispatch(
@@ -263,6 +270,7 @@ impl Perlin {
                     x,
                     first_row,
                     out,
+                    streaming,
                 },
             ),
             None => dispatch(

@@ -141,6 +141,8 @@ pub(crate) struct FillRowsByCells<'a, const D: usize> {
     pub(crate) x: &'a RowAxis,
     pub(crate) first_row: usize,
     pub(crate) out: &'a mut [f32],
+    /// Write rows with non-temporal stores (outputs much larger than cache).
+    pub(crate) streaming: bool,
 }
 
 impl<const D: usize> Job for FillRowsByCells<'_, D>
@@ -171,6 +173,8 @@ where
             vec![0.0; width],
             vec![0.0; width],
         ];
+        // Rows are computed here, then streamed out, when `streaming`.
+        let mut scratch = vec![0.0f32; if self.streaming { nx } else { 0 }];
         for (r, row) in self.out.chunks_exact_mut(nx).enumerate() {
             let mut others = [(0u8, 0u8, 0.0f32); 3];
             let mut rest = self.first_row + r;
@@ -194,7 +198,12 @@ where
                     values[run] = c;
                 }
             }
-            for (k, dst) in row.chunks_mut(n).enumerate() {
+            let target: &mut [f32] = if self.streaming {
+                &mut scratch
+            } else {
+                &mut *row
+            };
+            for (k, dst) in target.chunks_mut(n).enumerate() {
                 let at = k * n;
                 let (first, rel) = (first_run[k], s.load_cells(&relative[at..at + n]));
                 let (x0, x1) = (s.load(&x.x0[at..at + n]), s.load(&x.x1[at..at + n]));
@@ -212,6 +221,12 @@ where
                 });
                 store_step(s, v, dst);
             }
+            if self.streaming {
+                s.copy_streaming(&scratch, row);
+            }
+        }
+        if self.streaming {
+            s.store_fence();
         }
     }
 }

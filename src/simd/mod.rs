@@ -111,6 +111,16 @@ pub(crate) trait Simd: Copy {
         self.table32(t, h)
     }
     fn canonical_nan(self, v: Self::P) -> Self::P;
+    /// `dst.copy_from_slice(src)`, with non-temporal stores where the backend
+    /// has them (large outputs: no read-for-ownership of each cache line).
+    /// Call [`Simd::store_fence`] before the data is shared.
+    #[inline(always)]
+    fn copy_streaming(self, src: &[f32], dst: &mut [f32]) {
+        dst.copy_from_slice(src);
+    }
+    /// Orders earlier non-temporal stores before later stores.
+    #[inline(always)]
+    fn store_fence(self) {}
 }
 
 /// A kernel invocation, generic over the backend. Its `run` is

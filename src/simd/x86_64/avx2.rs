@@ -303,6 +303,27 @@ impl Simd for Avx2 {
         }
     }
     #[inline(always)]
+    fn copy_streaming(self, src: &[f32], dst: &mut [f32]) {
+        assert_eq!(src.len(), dst.len());
+        // Plain copies up to the first 32-byte boundary of `dst`, then
+        // vmovntps, then the rest.
+        let head = dst.as_ptr().align_offset(32).min(dst.len());
+        dst[..head].copy_from_slice(&src[..head]);
+        let (src, dst) = (&src[head..], &mut dst[head..]);
+        let blocks = dst.len() / 8;
+        for (d, s) in dst.chunks_exact_mut(8).zip(src.chunks_exact(8)) {
+            // SAFETY: the token proves AVX2; `d` is 8 floats starting at a
+            // 32-byte boundary (head peeled above), `s` 8 floats.
+            unsafe { _mm256_stream_ps(d.as_mut_ptr(), _mm256_loadu_ps(s.as_ptr())) }
+        }
+        dst[8 * blocks..].copy_from_slice(&src[8 * blocks..]);
+    }
+    #[inline(always)]
+    fn store_fence(self) {
+        // SAFETY: the token proves AVX2 (so SSE's sfence exists).
+        unsafe { _mm_sfence() }
+    }
+    #[inline(always)]
     fn canonical_nan(self, v: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2.
         F32x8(unsafe {

@@ -252,6 +252,27 @@ impl Simd for Avx512 {
         })
     }
     #[inline(always)]
+    fn copy_streaming(self, src: &[f32], dst: &mut [f32]) {
+        assert_eq!(src.len(), dst.len());
+        // Plain copies up to the first 64-byte boundary of `dst`, then whole
+        // cache lines with vmovntps, then the rest.
+        let head = dst.as_ptr().align_offset(64).min(dst.len());
+        dst[..head].copy_from_slice(&src[..head]);
+        let (src, dst) = (&src[head..], &mut dst[head..]);
+        let lines = dst.len() / 16;
+        for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+            // SAFETY: the token proves AVX-512F; `d` is 16 floats starting
+            // at a 64-byte boundary (head peeled above), `s` 16 floats.
+            unsafe { _mm512_stream_ps(d.as_mut_ptr(), _mm512_loadu_ps(s.as_ptr())) }
+        }
+        dst[16 * lines..].copy_from_slice(&src[16 * lines..]);
+    }
+    #[inline(always)]
+    fn store_fence(self) {
+        // SAFETY: the token proves AVX-512F (so SSE's sfence exists).
+        unsafe { _mm_sfence() }
+    }
+    #[inline(always)]
     fn canonical_nan(self, v: F32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F.
         F32x16(unsafe {
