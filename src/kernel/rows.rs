@@ -165,62 +165,60 @@ where
         let relative: Vec<u8> = (0..steps * n)
             .map(|i| (x.run_of[i] as usize - first_run[i / n]) as u8)
             .collect();
-        // One row of per-run coefficients, reused for every row of this call.
+        // Per-run coefficients of two rows: those of the next row are written
+        // while the current row is evaluated, so the vector loads of a row's
+        // coefficients never wait on scalar stores still in flight (that
+        // store-to-load stall cost more than half of the time).
         let width = x.runs.len() + RUN_WINDOW;
-        let mut coeff = [
-            vec![0.0f32; width],
-            vec![0.0; width],
-            vec![0.0; width],
-            vec![0.0; width],
-        ];
+        let mut coeff = [0, 1].map(|_| {
+            [
+                vec![0.0f32; width],
+                vec![0.0; width],
+                vec![0.0; width],
+                vec![0.0; width],
+            ]
+        });
         // Rows are computed here, then streamed out, when `streaming`.
         let mut scratch = vec![0.0f32; if self.streaming { nx } else { 0 }];
-        for (r, row) in self.out.chunks_exact_mut(nx).enumerate() {
-            let mut others = [(0u8, 0u8, 0.0f32); 3];
-            let mut rest = self.first_row + r;
-            for d in 1..D {
-                let a = axes[d];
-                let i = rest % a.len;
-                rest /= a.len;
-                others[d - 1] = (a.c0[i], a.c1[i], a.t0[i]);
-            }
-            let weights = corner_weights::<D>(&others);
-            // Neighbouring runs share a plane: reuse the upper one.
-            let mut upper: Option<(u8, [f32; 2])> = None;
-            for (run, &(_, [lo, hi])) in x.runs.iter().enumerate() {
-                let low = match upper {
-                    Some((cell, ab)) if cell == lo => ab,
-                    _ => plane::<D>(&self.table.bytes, lo, &others, &weights),
-                };
-                let high = plane::<D>(&self.table.bytes, hi, &others, &weights);
-                upper = Some((hi, high));
-                for (values, c) in coeff.iter_mut().zip([low[0], low[1], high[0], high[1]]) {
-                    values[run] = c;
+        let rows = self.out.len() / nx;
+        let mut out_rows = self.out.chunks_exact_mut(nx);
+        for r in 0..=rows {
+            if r < rows {
+                let mut others = [(0u8, 0u8, 0.0f32); 3];
+                let mut rest = self.first_row + r;
+                for d in 1..D {
+                    let a = axes[d];
+                    let i = rest % a.len;
+                    rest /= a.len;
+                    others[d - 1] = (a.c0[i], a.c1[i], a.t0[i]);
+                }
+                let weights = corner_weights::<D>(&others);
+                let coeff = &mut coeff[r % 2];
+                // Neighbouring runs share a plane: reuse the upper one.
+                let mut upper: Option<(u8, [f32; 2])> = None;
+                for (run, &(_, [lo, hi])) in x.runs.iter().enumerate() {
+                    let low = match upper {
+                        Some((cell, ab)) if cell == lo => ab,
+                        _ => plane::<D>(&self.table.bytes, lo, &others, &weights),
+                    };
+                    let high = plane::<D>(&self.table.bytes, hi, &others, &weights);
+                    upper = Some((hi, high));
+                    for (values, c) in coeff.iter_mut().zip([low[0], low[1], high[0], high[1]]) {
+                        values[run] = c;
+                    }
                 }
             }
+            if r == 0 {
+                continue;
+            }
+            // Evaluate the previous row.
+            let row = out_rows.next().unwrap();
             let target: &mut [f32] = if self.streaming {
                 &mut scratch
             } else {
                 &mut *row
             };
-            for (k, dst) in target.chunks_mut(n).enumerate() {
-                let at = k * n;
-                let (first, rel) = (first_run[k], s.load_cells(&relative[at..at + n]));
-                let (x0, x1) = (s.load(&x.x0[at..at + n]), s.load(&x.x1[at..at + n]));
-                let mut v = s.load(&x.u[at..at + n]);
-                super::for_each_part!(S, |q| {
-                    let h = s.hashes(rel, q);
-                    let a0 = s.table32(window(&coeff[0], first), h);
-                    let b0 = s.table32(window(&coeff[1], first), h);
-                    let a1 = s.table32(window(&coeff[2], first), h);
-                    let b1 = s.table32(window(&coeff[3], first), h);
-                    let d0 = a0 * s.part(x0, q) + b0;
-                    let d1 = a1 * s.part(x1, q) + b1;
-                    let u = s.part(v, q);
-                    s.set_part(&mut v, q, d0 + u * (d1 - d0));
-                });
-                store_step(s, v, dst);
-            }
+            evaluate_row(s, x, &first_run, &relative, &coeff[(r - 1) % 2], target);
             if self.streaming {
                 s.copy_streaming(&scratch, row);
             }
@@ -235,4 +233,36 @@ where
 #[inline(always)]
 fn window(values: &[f32], first: usize) -> &[f32; RUN_WINDOW] {
     values[first..first + RUN_WINDOW].try_into().unwrap()
+}
+
+/// One row from its per-run coefficients: `lerp(u, A0·x0 + B0, A1·x1 + B1)`,
+/// each lane's coefficients picked by its run relative to the step's first.
+#[inline(always)]
+fn evaluate_row<S: Simd>(
+    s: S,
+    x: &RowAxis,
+    first_run: &[usize],
+    relative: &[u8],
+    coeff: &[Vec<f32>; 4],
+    out: &mut [f32],
+) {
+    let n = S::LANES;
+    for (k, dst) in out.chunks_mut(n).enumerate() {
+        let at = k * n;
+        let (first, rel) = (first_run[k], s.load_cells(&relative[at..at + n]));
+        let (x0, x1) = (s.load(&x.x0[at..at + n]), s.load(&x.x1[at..at + n]));
+        let mut v = s.load(&x.u[at..at + n]);
+        super::for_each_part!(S, |q| {
+            let h = s.hashes(rel, q);
+            let a0 = s.table32(window(&coeff[0], first), h);
+            let b0 = s.table32(window(&coeff[1], first), h);
+            let a1 = s.table32(window(&coeff[2], first), h);
+            let b1 = s.table32(window(&coeff[3], first), h);
+            let d0 = a0 * s.part(x0, q) + b0;
+            let d1 = a1 * s.part(x1, q) + b1;
+            let u = s.part(v, q);
+            s.set_part(&mut v, q, d0 + u * (d1 - d0));
+        });
+        store_step(s, v, dst);
+    }
 }
