@@ -226,7 +226,7 @@ impl Perlin {
     }
 
     /// Fills `out` with the noise at every sample of `grid` (layout: see
-    /// [`Grid`]); `threads` = rayon tiles when `parallel`.
+    /// [`Grid`]); on the rayon pool in tiles of whole rows when `parallel`.
     fn fill_grid<const D: usize>(
         &self,
         grid: &Grid<D>,

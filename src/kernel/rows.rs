@@ -95,7 +95,7 @@ fn corner_weights<const D: usize>(others: &[(u8, u8, f32); 3]) -> CornerWeights 
 /// the other axes. A run's coefficients are `[A0, B0]` of its lower plane and
 /// `[A1, B1]` of its upper plane.
 fn plane<const D: usize>(
-    perm: &[u8; 512],
+    perm: &[u8; 256],
     x_cell: u8,
     others: &[(u8, u8, f32); 3],
     w: &CornerWeights,

@@ -32,26 +32,21 @@ pub(crate) mod x86_64;
 /// Most points per kernel step of any backend (AVX-512: 4 × 16).
 pub(crate) const MAX_LANES: usize = 64;
 
-/// A permutation of 0..=255, stored twice so that a 4-byte read at any index
-/// ≤ 255 (AVX2's dword gather) stays inside the array.
+/// A permutation of 0..=255 (one cache line per 64 entries; the AVX-512
+/// backend loads it as four registers).
 #[derive(Clone, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub(crate) struct PermTable {
-    pub(crate) bytes: [u8; 512],
+    pub(crate) bytes: [u8; 256],
 }
 
 impl PermTable {
     pub(crate) fn new(p: &[u8; 256]) -> PermTable {
-        let mut bytes = [0u8; 512];
-        bytes[..256].copy_from_slice(p);
-        bytes[256..].copy_from_slice(p);
-        PermTable { bytes }
+        PermTable { bytes: *p }
     }
 
     pub(crate) fn permutation(&self) -> [u8; 256] {
-        let mut p = [0u8; 256];
-        p.copy_from_slice(&self.bytes[..256]);
-        p
+        self.bytes
     }
 }
 

@@ -24,7 +24,7 @@ impl Simd for Portable {
     type P = f32x8;
     type I = i32x8;
     type H = i32x8;
-    type Perm<'a> = &'a [u8; 512];
+    type Perm<'a> = &'a [u8; 256];
 
     #[inline(always)]
     fn splat(self, v: f32) -> f32x8 {
@@ -76,11 +76,11 @@ impl Simd for Portable {
         i32x8::new([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]].map(i32::from))
     }
     #[inline(always)]
-    fn perm_table(self, t: &PermTable) -> &[u8; 512] {
+    fn perm_table(self, t: &PermTable) -> &[u8; 256] {
         &t.bytes
     }
     #[inline(always)]
-    fn perm(self, t: &&[u8; 512], i: i32x8) -> i32x8 {
+    fn perm(self, t: &&[u8; 256], i: i32x8) -> i32x8 {
         i32x8::new(i.to_array().map(|i| i32::from(t[(i & 255) as usize])))
     }
     #[inline(always)]

@@ -17,7 +17,7 @@ impl Simd for Scalar {
     type P = f32;
     type I = i32;
     type H = i32;
-    type Perm<'a> = &'a [u8; 512];
+    type Perm<'a> = &'a [u8; 256];
 
     #[inline(always)]
     fn splat(self, v: f32) -> f32 {
@@ -66,11 +66,11 @@ impl Simd for Scalar {
         i32::from(src[0])
     }
     #[inline(always)]
-    fn perm_table(self, t: &PermTable) -> &[u8; 512] {
+    fn perm_table(self, t: &PermTable) -> &[u8; 256] {
         &t.bytes
     }
     #[inline(always)]
-    fn perm(self, t: &&[u8; 512], i: i32) -> i32 {
+    fn perm(self, t: &&[u8; 256], i: i32) -> i32 {
         i32::from(t[(i & 255) as usize])
     }
     #[inline(always)]

@@ -94,7 +94,7 @@ fn unit_bytes<const N: usize>(t: &[f32; N]) -> [u8; N] {
 /// The permutation as 16 chunks of 16 bytes, each repeated in both 128-bit
 /// halves (`vpshufb` shuffles within halves).
 #[derive(Clone, Copy)]
-pub(crate) struct PermChunks<'a>(&'a [u8; 512]);
+pub(crate) struct PermChunks<'a>(&'a [u8; 256]);
 
 impl Avx2 {
     /// Entry `16·first + (i mod 128)` of the permutation for every byte `i`:
@@ -103,7 +103,7 @@ impl Avx2 {
     #[inline(always)]
     fn eight_chunks(
         self,
-        t: &[u8; 512],
+        t: &[u8; 256],
         first: usize,
         i: __m256i,
         b4: __m256i,

@@ -214,7 +214,7 @@ impl Simd for Avx512 {
     fn perm_table(self, t: &PermTable) -> PermRegs {
         let b = &t.bytes[..256];
         // SAFETY: the token proves AVX-512F; the four 64-byte loads read
-        // bytes 0..256 of a 512-byte array.
+        // the four 64-byte quarters of the 256-byte table.
         PermRegs(unsafe {
             [
                 _mm512_loadu_si512(b[..64].as_ptr().cast()),

@@ -1,4 +1,5 @@
-//! `std::arch` backends for x86_64: AVX2 (8 lanes) and AVX-512 (16 lanes).
+//! `std::arch` backends for x86_64: AVX2 (8-lane registers, 32 points per
+//! step) and AVX-512 (16-lane registers, 64 points per step).
 //!
 //! Each file holds a token, its lane types and one `#[target_feature]` shim,
 //! `run(token, job)`, that instantiates a generic kernel job; the algorithm
