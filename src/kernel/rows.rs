@@ -36,10 +36,6 @@ pub(crate) struct RowAxis {
     run_of: Vec<u32>,
     /// First sample and x cells `[X, X + 1]` of each run.
     runs: Vec<(usize, [u8; 2])>,
-    /// The distinct x cells of the runs (lattice planes), and for each run
-    /// the indices of its lower and upper plane in that list.
-    planes: Vec<u8>,
-    run_planes: Vec<[usize; 2]>,
 }
 
 /// A step of 64 samples at x step ≤ 1/4 spans at most 17 runs; lookups read
@@ -62,70 +58,49 @@ impl RowAxis {
         }
         let last = run_of[x.len.saturating_sub(1)];
         run_of[x.len..].fill(last);
-        let mut planes = Vec::new();
-        let mut index = [usize::MAX; 256];
-        let run_planes = runs
-            .iter()
-            .map(|&(_, cells)| {
-                cells.map(|c| {
-                    if index[usize::from(c)] == usize::MAX {
-                        index[usize::from(c)] = planes.len();
-                        planes.push(c);
-                    }
-                    index[usize::from(c)]
-                })
-            })
-            .collect();
         RowAxis {
             x0: t0,
             x1,
             u,
             run_of,
             runs,
-            planes,
-            run_planes,
         }
     }
 }
 
-/// Rows computed together: consecutive rows whose other axes sit in the same
-/// lattice cells share every corner gradient, so their plane coefficients are
-/// computed in one pass of plain loops over the rows.
-const ROW_GROUP: usize = 64;
-
-/// For each row of a group: the other axes' corner weights (products of
-/// fades) and offsets `[t0, t0 − 1]`, in `f64`, row index innermost.
-struct GroupWeights {
-    weight: [[f64; ROW_GROUP]; 8],
-    offsets: [[[f64; ROW_GROUP]; 2]; 3],
+/// Per row: for every corner of the other axes, the product of their fade
+/// weights, and each other axis's offsets `[t0, t0 − 1]` (all in `f64`).
+pub(crate) struct CornerWeights {
+    weight: [f64; 8],
+    offsets: [[f64; 2]; 3],
 }
 
-impl GroupWeights {
-    /// Sets row `i` from the other axes' `(c0, c1, t0)`, exactly as one row's
-    /// weights were computed before: `1 × (1 − f or f) × …` per axis.
-    fn set<const D: usize>(&mut self, i: usize, others: &[(u8, u8, f32); 3]) {
-        for corner in 0..8 {
-            self.weight[corner][i] = 1.0;
-        }
-        for (axis, &(_, _, t0)) in others.iter().enumerate().take(D - 1) {
-            let f = f64::from(fade(Scalar, t0));
-            self.offsets[axis][0][i] = f64::from(t0);
-            self.offsets[axis][1][i] = f64::from(t0) - 1.0;
-            for corner in 0..8 {
-                self.weight[corner][i] *= if corner >> axis & 1 == 1 { f } else { 1.0 - f };
-            }
+fn corner_weights<const D: usize>(others: &[(u8, u8, f32); 3]) -> CornerWeights {
+    let mut w = CornerWeights {
+        weight: [1.0; 8],
+        offsets: [[0.0; 2]; 3],
+    };
+    for (axis, &(_, _, t0)) in others.iter().enumerate().take(D - 1) {
+        let f = f64::from(fade(Scalar, t0));
+        w.offsets[axis] = [f64::from(t0), f64::from(t0) - 1.0];
+        for (corner, weight) in w.weight.iter_mut().enumerate() {
+            *weight *= if corner >> axis & 1 == 1 { f } else { 1.0 - f };
         }
     }
+    w
 }
 
-/// The gradients at the corners of one x lattice plane (cell byte `x_cell`)
-/// of the other axes' cells: corner `c` (bit `a` = far on axis a) has
-/// components `[g_x, g_axis1, g_axis2, g_axis3]`.
-fn plane_gradients<const D: usize>(
+/// The contribution `[A, B]` of one x lattice plane (cell byte `x_cell`) on
+/// one row: `Σ W·GX[h]` and `Σ W·(GY[h]·y + GZ[h]·z + …)` over the corners of
+/// the other axes. A run's coefficients are `[A0, B0]` of its lower plane and
+/// `[A1, B1]` of its upper plane.
+fn plane<const D: usize>(
     perm: &[u8; 256],
     x_cell: u8,
     others: &[(u8, u8, f32); 3],
-) -> [[f64; 4]; 8] {
+    w: &CornerWeights,
+) -> [f32; 2] {
+    // Corner hashes, one axis at a time: bit `a` of a corner = far on axis a.
     let mut hash = [0u8; 8];
     hash[0] = perm[usize::from(x_cell)];
     for (a, &(c0, c1, _)) in others.iter().enumerate().take(D - 1) {
@@ -135,47 +110,19 @@ fn plane_gradients<const D: usize>(
             hash[corner | 1 << a] = perm[usize::from(h.wrapping_add(c1))];
         }
     }
-    let mut g = [[0.0f64; 4]; 8];
+    let (mut a, mut b) = (0.0f64, 0.0f64);
     for (corner, &h) in hash.iter().enumerate().take(1 << (D - 1)) {
         // 2D is the z = 0 slice of 3D: one more step, adding Z = 0.
         let h = usize::from(if D == 2 { perm[usize::from(h)] } else { h });
-        for (axis, component) in g[corner].iter_mut().enumerate().take(D) {
-            *component = gradient::<D>(h, axis);
-        }
-    }
-    g
-}
-
-/// The contribution `[A, B]` of one x lattice plane to rows `0..rows` of a
-/// group: `A = Σ W·g_x`, `B = Σ W·(g_1·offset_1 + g_2·offset_2 + …)` over the
-/// corners, in that order for every row; written to `a[..rows]`, `b[..rows]`.
-fn plane<const D: usize>(
-    g: &[[f64; 4]; 8],
-    w: &GroupWeights,
-    rows: usize,
-    a: &mut [f32],
-    b: &mut [f32],
-) {
-    let mut sum_a = [0.0f64; ROW_GROUP];
-    let mut sum_b = [0.0f64; ROW_GROUP];
-    for (corner, g) in g.iter().enumerate().take(1 << (D - 1)) {
-        let mut rest = [0.0f64; ROW_GROUP];
+        let mut rest = 0.0f64;
         for axis in 0..D - 1 {
-            let offset = &w.offsets[axis][corner >> axis & 1];
-            for i in 0..rows {
-                rest[i] += g[axis + 1] * offset[i];
-            }
+            let far = corner >> axis & 1;
+            rest += gradient::<D>(h, axis + 1) * w.offsets[axis][far];
         }
-        let weight = &w.weight[corner];
-        for i in 0..rows {
-            sum_a[i] += weight[i] * g[0];
-            sum_b[i] += weight[i] * rest[i];
-        }
+        a += w.weight[corner] * gradient::<D>(h, 0);
+        b += w.weight[corner] * rest;
     }
-    for i in 0..rows {
-        a[i] = sum_a[i] as f32;
-        b[i] = sum_b[i] as f32;
-    }
+    [a as f32, b as f32]
 }
 
 /// Component `axis` of the gradient for hash `h` in dimension `D`.
@@ -218,19 +165,10 @@ where
         let relative: Vec<u8> = (0..steps * n)
             .map(|i| (x.run_of[i] as usize - first_run[i / n]) as u8)
             .collect();
-        // Per plane, the coefficients of every row of a group of rows in the
-        // same cells of the other axes.
-        let rows = self.out.len() / nx;
-        let cap = rows.min(ROW_GROUP);
-        let mut plane_a = vec![0.0f32; x.planes.len() * cap];
-        let mut plane_b = vec![0.0f32; x.planes.len() * cap];
-        let mut weights = GroupWeights {
-            weight: [[0.0; ROW_GROUP]; 8],
-            offsets: [[[0.0; ROW_GROUP]; 2]; 3],
-        };
         // Per-run coefficients of two rows: those of the next row are written
         // while the current row is evaluated, so the vector loads of a row's
-        // coefficients never wait on scalar stores still in flight.
+        // coefficients never wait on scalar stores still in flight (that
+        // store-to-load stall cost more than half of the time).
         let width = x.runs.len() + RUN_WINDOW;
         let mut coeff = [0, 1].map(|_| {
             [
@@ -240,62 +178,34 @@ where
                 vec![0.0; width],
             ]
         });
-        // Other-axis indices of the next row to set up, advanced like an odometer.
-        let mut index = [0usize; 4];
-        let mut rest = self.first_row;
-        for d in 1..D {
-            index[d] = rest % axes[d].len;
-            rest /= axes[d].len;
-        }
-        let others_at = |index: &[usize; 4]| {
-            let mut others = [(0u8, 0u8, 0.0f32); 3];
-            for d in 1..D {
-                let (a, i) = (axes[d], index[d]);
-                others[d - 1] = (a.c0[i], a.c1[i], a.t0[i]);
-            }
-            others
-        };
-        let cells = |o: &[(u8, u8, f32); 3]| o.map(|(c0, c1, _)| [c0, c1]);
         // Rows are computed here, then streamed out, when `streaming`.
         let mut scratch = vec![0.0f32; if self.streaming { nx } else { 0 }];
+        let rows = self.out.len() / nx;
         let mut out_rows = self.out.chunks_exact_mut(nx);
-        let (mut group_start, mut group_len) = (0, 0);
         for r in 0..=rows {
             if r < rows {
-                if r == group_start + group_len {
-                    // The next group of rows: plane coefficients for all of it.
-                    let first = others_at(&index);
-                    (group_start, group_len) = (r, 0);
-                    while r + group_len < rows && group_len < cap {
-                        let others = others_at(&index);
-                        if cells(&others) != cells(&first) {
-                            break;
-                        }
-                        weights.set::<D>(group_len, &others);
-                        group_len += 1;
-                        for d in 1..D {
-                            index[d] += 1;
-                            if index[d] < axes[d].len {
-                                break;
-                            }
-                            index[d] = 0;
-                        }
-                    }
-                    for (q, &cell) in x.planes.iter().enumerate() {
-                        let g = plane_gradients::<D>(&self.table.bytes, cell, &first);
-                        let at = q * cap;
-                        let (a, b) = (&mut plane_a[at..at + cap], &mut plane_b[at..at + cap]);
-                        plane::<D>(&g, &weights, group_len, a, b);
-                    }
+                let mut others = [(0u8, 0u8, 0.0f32); 3];
+                let mut rest = self.first_row + r;
+                for d in 1..D {
+                    let a = axes[d];
+                    let i = rest % a.len;
+                    rest /= a.len;
+                    others[d - 1] = (a.c0[i], a.c1[i], a.t0[i]);
                 }
-                let i = r - group_start;
+                let weights = corner_weights::<D>(&others);
                 let coeff = &mut coeff[r % 2];
-                for (run, &[lo, hi]) in x.run_planes.iter().enumerate() {
-                    let (lo, hi) = (lo * cap + i, hi * cap + i);
-                    coeff[0][run] = plane_a[lo];
-                    coeff[1][run] = plane_b[lo];
-                    coeff[2][run] = plane_a[hi];
-                    coeff[3][run] = plane_b[hi];
+                // Neighbouring runs share a plane: reuse the upper one.
+                let mut upper: Option<(u8, [f32; 2])> = None;
+                for (run, &(_, [lo, hi])) in x.runs.iter().enumerate() {
+                    let low = match upper {
+                        Some((cell, ab)) if cell == lo => ab,
+                        _ => plane::<D>(&self.table.bytes, lo, &others, &weights),
+                    };
+                    let high = plane::<D>(&self.table.bytes, hi, &others, &weights);
+                    upper = Some((hi, high));
+                    for (values, c) in coeff.iter_mut().zip([low[0], low[1], high[0], high[1]]) {
+                        values[run] = c;
+                    }
                 }
             }
             if r == 0 {
