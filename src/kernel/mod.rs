@@ -1,6 +1,9 @@
 //! The noise kernels, written once over the lane trait [`Simd`] and compiled
 //! inside each backend's `#[target_feature]` shim (everything here is
-//! `#[inline(always)]`).
+//! `#[inline(always)]` in optimised builds). Stage 1 turns coordinates into
+//! [`Axis`] values; stage 2 (`noiseN_axes`) hashes, takes gradients and
+//! blends; the `Job`s (`FillF32`, `FillStaged`, `FillGridRows`, and
+//! `rows::FillRowsByCells`) drive them over slices and grids.
 //!
 //! For one step of `S::LANES` points, `noise3` is Ken Perlin's 2002 improved
 //! noise:
@@ -17,7 +20,8 @@
 //! lerp(t, a, b) = a + t·(b − a)
 //! ```
 //!
-//! 1D, 2D and 4D follow the same pattern with 1, 2 and 4 permutation steps.
+//! 1D takes one permutation step; 2D is 3D's z = 0 slice (three steps, the
+//! last adding Z = 0); 4D takes four.
 //! Every operation and its order is fixed here, so every backend produces the
 //! same bits; the final NaN is made canonical.
 //!
@@ -304,6 +308,7 @@ pub(crate) fn noise3_axes<S: Simd>(
     z: &Axis<S>,
 ) -> S::F {
     let c = cube_hashes(s, p, x, y, z);
+    // Any step value: every part is overwritten below.
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let (xp, yp, zp) = (part(s, x, k), part(s, y, k), part(s, z, k));
