@@ -5,6 +5,7 @@
 //! lengths refused with nothing written.
 
 mod common;
+use common::{any_perlin, bit_pattern_slices};
 
 use common::{
     MAX_LEN, SENTINEL_BITS, adversarial, assert_fill_f64_matches_fill, bits, fill_f64, perlins,
@@ -170,16 +171,6 @@ fn the_f32_table_widened_matches_fill() {
     }
 }
 
-/// `dims` slices of one length in 0..=67 of arbitrary `f32` bit patterns.
-fn f32_slices(dims: usize) -> impl Strategy<Value = Vec<Vec<f32>>> {
-    (0..=MAX_LEN).prop_flat_map(move |len| {
-        prop::collection::vec(
-            prop::collection::vec(any::<u32>().prop_map(f32::from_bits), len),
-            dims,
-        )
-    })
-}
-
 /// `dims` slices of one length in 0..=67 of arbitrary `f64` bit patterns.
 fn f64_slices(dims: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
     (0..=MAX_LEN).prop_flat_map(move |len| {
@@ -197,20 +188,13 @@ fn f64_slices(dims: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
     })
 }
 
-fn any_perlin() -> impl Strategy<Value = Perlin> {
-    prop_oneof![
-        Just(Perlin::reference()),
-        any::<u64>().prop_map(Perlin::new)
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn fill_f64_of_f32_bit_patterns_is_fill(
         p in any_perlin(),
-        s in (1usize..=4).prop_flat_map(f32_slices),
+        s in (1usize..=4).prop_flat_map(bit_pattern_slices),
     ) {
         assert_fill_f64_matches_fill(&p, &s);
     }

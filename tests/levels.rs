@@ -3,6 +3,7 @@
 //! every slice length 0..=67 (STYLE.md habits 7, 8 and 13).
 
 mod common;
+use common::{any_perlin, bit_pattern_slices};
 
 use common::{
     MAX_LEN, SENTINEL_BITS, adversarial, assert_every_level_matches_scalar, borrow, fill, noise,
@@ -84,30 +85,11 @@ fn every_length_matches_scalar_at_every_level() {
     }
 }
 
-/// `dims` coordinate slices of one length in 0..=67, every `f32` bit pattern
-/// (NaNs, infinities, subnormals, huge values) equally likely per bit.
-fn bit_pattern_slices(dims: usize) -> impl Strategy<Value = Vec<Vec<f32>>> {
-    (0..=MAX_LEN).prop_flat_map(move |len| {
-        prop::collection::vec(
-            prop::collection::vec(any::<u32>().prop_map(f32::from_bits), len),
-            dims,
-        )
-    })
-}
-
 /// `dims` coordinate slices of one length in 0..=67 with ordinary values.
 fn ordinary_slices(dims: usize) -> impl Strategy<Value = Vec<Vec<f32>>> {
     (0..=MAX_LEN).prop_flat_map(move |len| {
         prop::collection::vec(prop::collection::vec(-1e4f32..1e4f32, len), dims)
     })
-}
-
-/// Ken's table or a seeded one.
-fn any_perlin() -> impl Strategy<Value = Perlin> {
-    prop_oneof![
-        Just(Perlin::reference()),
-        any::<u64>().prop_map(Perlin::new)
-    ]
 }
 
 proptest! {

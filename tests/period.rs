@@ -5,6 +5,7 @@
 //! changes nothing; a period of 0 is refused readably.
 
 mod common;
+use common::any_perlin;
 
 use common::{
     FillGrid, adversarial, assert_every_level_matches_scalar, assert_fill_f64_matches_fill, bits,
@@ -31,14 +32,6 @@ const ROWS_TOLERANCE: f32 = 1e-6;
 
 fn periodic(p: &Perlin, period: [u32; 4]) -> Perlin {
     p.clone().with_period(period).unwrap()
-}
-
-/// Ken's table or a seeded one.
-fn any_perlin() -> impl Strategy<Value = Perlin> {
-    prop_oneof![
-        Just(Perlin::reference()),
-        any::<u64>().prop_map(Perlin::new)
-    ]
 }
 
 /// Periods where `c + k·p` stays exact in `f32` for |c| < 2^12 with 8

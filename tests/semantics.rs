@@ -4,6 +4,7 @@
 //! seeding, and thread safety.
 
 mod common;
+use common::any_perlin;
 
 use common::{TWO_POW_23, TWO_POW_31, adversarial, fill, noise, perlins, show};
 use noisefield::{Error, Level, Perlin};
@@ -209,14 +210,6 @@ fn assert_noise3_near_ken(p: &Perlin, x: f32, y: f32, z: f32) -> Result<(), Test
         "noise3({x:e}, {y:e}, {z:e}) = {got}, Ken's f64 code gives {want}"
     );
     Ok(())
-}
-
-/// Ken Perlin's table or a seeded one.
-fn any_perlin() -> impl Strategy<Value = Perlin> {
-    prop_oneof![
-        Just(Perlin::reference()),
-        any::<u64>().prop_map(Perlin::new)
-    ]
 }
 
 proptest! {

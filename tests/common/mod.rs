@@ -355,3 +355,24 @@ pub fn assert_fill_f64_matches_fill(p: &Perlin, inputs: &[Vec<f32>]) {
         }
     }
 }
+
+/// Ken's table or a seeded one (proptest strategy).
+pub fn any_perlin() -> impl proptest::strategy::Strategy<Value = Perlin> {
+    use proptest::prelude::*;
+    prop_oneof![
+        Just(Perlin::reference()),
+        any::<u64>().prop_map(Perlin::new)
+    ]
+}
+
+/// `dims` coordinate slices of one length in 0..=67, every `f32` bit pattern
+/// (NaNs, infinities, subnormals, huge values) equally likely per bit.
+pub fn bit_pattern_slices(dims: usize) -> impl proptest::strategy::Strategy<Value = Vec<Vec<f32>>> {
+    use proptest::prelude::*;
+    (0..=MAX_LEN).prop_flat_map(move |len| {
+        prop::collection::vec(
+            prop::collection::vec(any::<u32>().prop_map(f32::from_bits), len),
+            dims,
+        )
+    })
+}
