@@ -44,6 +44,22 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     fn x(&self, s: S) -> S::F;
 }
 
+/// [`stage1`] for one lane. In the one-lane backend it stays a call: inlined
+/// there, the optimiser speculated the periodic path (whose `f64` floor is a
+/// library call without SSE4.1) for every point, even when not periodic.
+#[inline(always)]
+fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u8, u8, f32) {
+    #[inline(never)]
+    fn outlined(c: f64, period: u64) -> (u8, u8, f32) {
+        stage1(c, period)
+    }
+    if S::LANES == 1 {
+        outlined(c, period)
+    } else {
+        stage1(c, period)
+    }
+}
+
 /// Coordinates as `f32` vectors: stage 1 in vector `f32` unless periodic.
 #[derive(Clone, Copy)]
 pub struct F32Coords<S: Simd, const D: usize>(pub [S::F; D]);
@@ -77,7 +93,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
                 for d in 0..D {
                     s.store(self.0[d], &mut lanes[..S::LANES]);
                     for i in 0..S::LANES {
-                        (c0[i], c1[i], t0[i]) = stage1(f64::from(lanes[i]), periods[d]);
+                        (c0[i], c1[i], t0[i]) = stage1_lane::<S>(f64::from(lanes[i]), periods[d]);
                     }
                     axes[d] = staged_axis(s, &c0, &c1, &t0, curve);
                 }
@@ -116,7 +132,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         for d in 0..D {
             let period = periods.map_or(crate::kernel::NATURAL_PERIOD, |p| p[d]);
             for i in 0..S::LANES {
-                (c0[i], c1[i], t0[i]) = stage1(self.0[d][i], period);
+                (c0[i], c1[i], t0[i]) = stage1_lane::<S>(self.0[d][i], period);
             }
             axes[d] = staged_axis(s, &c0, &c1, &t0, curve);
         }

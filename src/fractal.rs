@@ -71,6 +71,27 @@ pub(crate) enum Shape {
     Marble,
 }
 
+impl Shape {
+    /// The shape of `Fractal<_, SHAPE>` (a const parameter, so every fold is
+    /// chosen at compile time: a runtime shape was if-converted into
+    /// computing every fold, Marble's sine included, per point).
+    const fn of(shape: u8) -> Shape {
+        match shape {
+            0 => Shape::Fbm,
+            1 => Shape::Billow,
+            2 => Shape::Ridged,
+            3 => Shape::Turbulence,
+            _ => Shape::Marble,
+        }
+    }
+}
+
+const FBM: u8 = 0;
+const BILLOW: u8 = 1;
+const RIDGED: u8 = 2;
+const TURBULENCE: u8 = 3;
+const MARBLE: u8 = 4;
+
 /// The user's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Settings {
@@ -103,7 +124,7 @@ struct Derived {
 
 /// The shared engine of the five combinators.
 #[derive(Clone, Debug)]
-pub struct Fractal<N> {
+pub struct Fractal<N, const SHAPE: u8> {
     source: N,
     shape: Shape,
     level: Level,
@@ -111,8 +132,9 @@ pub struct Fractal<N> {
     derived: Derived,
 }
 
-impl<N: Source> Fractal<N> {
-    fn new(source: N, shape: Shape) -> Fractal<N> {
+impl<N: Source, const SHAPE: u8> Fractal<N, SHAPE> {
+    fn new(source: N) -> Fractal<N, SHAPE> {
+        let shape = Shape::of(SHAPE);
         let level = source.run_level();
         let mut f = Fractal {
             source,
@@ -284,7 +306,7 @@ pub struct FractalPlan<P> {
     octaves: Vec<(Vec<GridAxis>, P)>,
 }
 
-impl<N: Source> Field for Fractal<N> {
+impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
     type Ready<'a, S: Simd>
         = N::Ready<'a, S>
     where
@@ -319,12 +341,27 @@ impl<N: Source> Field for Fractal<N> {
                 let ci = c.affine(s, d.frequency[i], &OFFSETS[i]);
                 self.source.eval(r, s, &ci, scale)
             };
-            acc = fold(s, self.shape, i == 0, d.amplitude[i], acc, &mut weight, n);
+            acc = fold(
+                s,
+                Shape::of(SHAPE),
+                i == 0,
+                d.amplitude[i],
+                acc,
+                &mut weight,
+                n,
+            );
         }
         if d.octaves == 0 {
             return s.splat(f32::NAN);
         }
-        finish(s, &self.settings, self.shape, d.norm[D - 1], acc, c.x(s))
+        finish(
+            s,
+            &self.settings,
+            Shape::of(SHAPE),
+            d.norm[D - 1],
+            acc,
+            c.x(s),
+        )
     }
 
     fn run_level(&self) -> Level {
@@ -418,8 +455,7 @@ impl<N: Source> Field for Fractal<N> {
                 let len = if weight.is_empty() { 0 } else { block.len() };
                 dispatch(
                     self.level,
-                    FoldRows {
-                        shape: self.shape,
+                    FoldRows::<SHAPE> {
                         first: i == 0,
                         amplitude: self.derived.amplitude[i],
                         acc: &mut *block,
@@ -430,9 +466,8 @@ impl<N: Source> Field for Fractal<N> {
             }
             dispatch(
                 self.level,
-                FinishRows {
+                FinishRows::<SHAPE> {
                     settings: &self.settings,
-                    shape: self.shape,
                     norm: self.derived.norm[D - 1],
                     nx,
                     xs: &xs,
@@ -443,7 +478,7 @@ impl<N: Source> Field for Fractal<N> {
     }
 }
 
-impl<N: Source + GradField> GradField for Fractal<N> {
+impl<N: Source + GradField, const SHAPE: u8> GradField for Fractal<N, SHAPE> {
     /// fBm's derivatives: `Σ aᵢ·fᵢ·∇nᵢ` (only `Fbm` forwards this).
     #[allow(clippy::needless_range_loop)] // parallel per-octave tables
     #[inline(always)]
@@ -457,7 +492,7 @@ impl<N: Source + GradField> GradField for Fractal<N> {
     where
         Noise: Dims<D>,
     {
-        debug_assert_eq!(self.shape, Shape::Fbm);
+        debug_assert_eq!(Shape::of(SHAPE), Shape::Fbm);
         let d = &self.derived;
         if d.octaves == 0 {
             return (s.splat(f32::NAN), [s.splat(f32::NAN); D]);
@@ -479,7 +514,14 @@ impl<N: Source + GradField> GradField for Fractal<N> {
                 grad[a] = grad[a] + k * dn[a];
             }
         }
-        let v = finish(s, &self.settings, self.shape, d.norm[D - 1], acc, c.x(s));
+        let v = finish(
+            s,
+            &self.settings,
+            Shape::of(SHAPE),
+            d.norm[D - 1],
+            acc,
+            c.x(s),
+        );
         if self.settings.normalize {
             let k = s.splat(d.norm[D - 1].1);
             for g in &mut grad {
@@ -507,8 +549,7 @@ fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
 }
 
 /// `acc = fold(acc, values)` over a block of samples (one octave).
-struct FoldRows<'a> {
-    shape: Shape,
+struct FoldRows<'a, const SHAPE: u8> {
     first: bool,
     amplitude: f32,
     acc: &'a mut [f32],
@@ -517,7 +558,7 @@ struct FoldRows<'a> {
     values: &'a [f32],
 }
 
-impl Job for FoldRows<'_> {
+impl<const SHAPE: u8> Job for FoldRows<'_, SHAPE> {
     type Output = ();
 
     #[inline(always)]
@@ -533,7 +574,15 @@ impl Job for FoldRows<'_> {
             } else {
                 s.splat(1.0)
             };
-            let r = fold(s, self.shape, self.first, self.amplitude, acc, &mut w, v);
+            let r = fold(
+                s,
+                Shape::of(SHAPE),
+                self.first,
+                self.amplitude,
+                acc,
+                &mut w,
+                v,
+            );
             let len = dst.len();
             store_step(s, r, dst);
             if ridged {
@@ -544,16 +593,15 @@ impl Job for FoldRows<'_> {
 }
 
 /// `acc = finish(acc)` row by row (Marble reads each sample's x).
-struct FinishRows<'a> {
+struct FinishRows<'a, const SHAPE: u8> {
     settings: &'a Settings,
-    shape: Shape,
     norm: (f32, f32),
     nx: usize,
     xs: &'a [f32],
     acc: &'a mut [f32],
 }
 
-impl Job for FinishRows<'_> {
+impl<const SHAPE: u8> Job for FinishRows<'_, SHAPE> {
     type Output = ();
 
     #[inline(always)]
@@ -568,7 +616,7 @@ impl Job for FinishRows<'_> {
                 } else {
                     s.splat(0.0)
                 };
-                let v = finish(s, self.settings, self.shape, self.norm, acc, x);
+                let v = finish(s, self.settings, Shape::of(SHAPE), self.norm, acc, x);
                 store_step(s, v, dst);
             }
         }
@@ -577,16 +625,16 @@ impl Job for FinishRows<'_> {
 
 /// One public combinator: a newtype over [`Fractal`] with builder methods.
 macro_rules! combinator {
-    ($(#[$doc:meta])* $ty:ident, $shape:expr) => {
+    ($(#[$doc:meta])* $ty:ident, $shape:ident) => {
         $(#[$doc])*
         #[derive(Clone, Debug)]
-        pub struct $ty<N>(Fractal<N>);
+        pub struct $ty<N>(Fractal<N, $shape>);
 
         impl<N: Source> $ty<N> {
             /// The combinator over `source` with 6 octaves, lacunarity 2,
             /// persistence ½, not normalised, at the source's level.
             pub fn new(source: N) -> $ty<N> {
-                $ty(Fractal::new(source, $shape))
+                $ty(Fractal::new(source))
             }
 
             /// Sums `octaves` octaves (1..=32; others make [`Source::check`]
@@ -648,7 +696,7 @@ macro_rules! combinator {
             }
         }
 
-        crate::field::forward_field!(impl[N: Source] $ty<N>, Fractal<N>);
+        crate::field::forward_field!(impl[N: Source] $ty<N>, Fractal<N, $shape>);
         crate::source::source_methods!(impl[N: Source] $ty<N>);
     };
 }
@@ -667,7 +715,7 @@ combinator!(
     /// assert!(Fbm::new(Perlin::new(7)).octaves(0).check().is_err());
     /// ```
     Fbm,
-    Shape::Fbm
+    FBM
 );
 crate::field::forward_grad_field!(impl[N: Source + GradField] Fbm<N>);
 crate::source::gradient_methods!(impl[N: Source + GradField] Fbm<N>);
@@ -676,7 +724,7 @@ combinator!(
     /// Billowy noise: `Σ aᵢ·(2·|nᵢ| − 1)`: rounded puffs with creases
     /// between them (clouds, rolling hills).
     Billow,
-    Shape::Billow
+    BILLOW
 );
 
 combinator!(
@@ -685,21 +733,21 @@ combinator!(
     /// (`wᵢ₊₁ = clamp(2·sᵢ, 0, 1)`): sharp ridges, smooth valleys
     /// (mountain ranges). Raw output is in `[0, Σ aᵢ]`.
     Ridged,
-    Shape::Ridged
+    RIDGED
 );
 
 combinator!(
     /// Turbulence (Perlin 1985): `Σ aᵢ·|nᵢ|`, non-negative, with creases
     /// where each octave crosses zero (fire, smoke).
     Turbulence,
-    Shape::Turbulence
+    TURBULENCE
 );
 
 combinator!(
     /// Marble (Perlin 1985): `sin(stripes·x + power·Σ aᵢ·|nᵢ|)`: stripes
     /// along x bent by turbulence. Output in [−1, 1].
     Marble,
-    Shape::Marble
+    MARBLE
 );
 
 impl<N: Source> Marble<N> {

@@ -85,6 +85,31 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
     }
 }
 
+/// Stage 1 of a step for `lattice`: one match arm per (periodic, fade)
+/// pair, each calling [`Coords::axes`] with constants. Passed through as
+/// runtime values, the optimiser if-converted the choices into computing
+/// every fade (and, in the scalar build, the periodic `f64` path) for every
+/// point, 20% more instructions per `fill3`.
+#[inline(always)]
+fn stage1_axes<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+    lattice: &Lattice<K>,
+    s: S,
+    c: &C,
+    period_scale: u64,
+) -> [crate::kernel::Axis<S>; D] {
+    macro_rules! arms {
+        ($($curve:ident),+) => {
+            match (lattice.scaled_periods(period_scale), lattice.curve) {
+                $(
+                    (None, Fade::$curve) => c.axes(s, None, Fade::$curve),
+                    (Some(p), Fade::$curve) => c.axes(s, Some(&p), Fade::$curve),
+                )+
+            }
+        };
+    }
+    arms!(Quintic, Cubic, Cosine, Linear)
+}
+
 /// Per-fill grid data of a lattice: stage 1 of every sample of each axis,
 /// and the x axis's runs when rows go by coefficients (fine x steps).
 pub struct LatticePlan {
@@ -115,8 +140,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        let periods = self.scaled_periods(period_scale);
-        let axes = c.axes(s, periods.as_ref(), self.curve);
+        let axes = stage1_axes(self, s, c, period_scale);
         Noise::eval::<S, K>(s, p, &axes)
     }
 
@@ -214,8 +238,7 @@ impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        let periods = self.scaled_periods(period_scale);
-        let axes = c.axes(s, periods.as_ref(), self.curve);
+        let axes = stage1_axes(self, s, c, period_scale);
         Noise::eval_grad::<S, K>(s, p, self.curve, &axes)
     }
 }
