@@ -203,7 +203,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                 FillRowsByCells {
                     table,
                     curve,
-                    value: self.is_value(),
+                    _kind: self.kind,
                     axes,
                     x,
                     first_row,

@@ -192,6 +192,22 @@ pub trait Kind: Copy + Send + Sync + 'static {
     /// The corner's value and slopes, with the value computed exactly as
     /// `cornerD` computes it.
     fn dual<S: Simd, const D: usize>(s: S, h: S::H, c: &[S::P; D]) -> Dual<S, D>;
+    /// For the grid rows (`rows.rs`): a corner's value as `g0·x + rest`,
+    /// with the other axes' offsets `offsets[a][far on a]` (broadcast) for
+    /// corner `corner` of `dims`-D noise: `(g0, rest)`.
+    fn plane_terms<S: Simd>(
+        s: S,
+        h: S::H,
+        corner: usize,
+        offsets: &[[f32; 2]; 3],
+        dims: usize,
+    ) -> (S::P, S::P);
+}
+
+/// `v` on every lane of a part.
+#[inline(always)]
+fn splat_part<S: Simd>(s: S, v: f32) -> S::P {
+    s.part(s.splat(v), 0)
 }
 
 /// Perlin's gradient noise: the corner value is `gradient · offset`.
@@ -256,6 +272,30 @@ impl Kind for GradientKind {
         }
         Dual { v, d: g }
     }
+    #[inline(always)]
+    fn plane_terms<S: Simd>(
+        s: S,
+        h: S::H,
+        corner: usize,
+        offsets: &[[f32; 2]; 3],
+        dims: usize,
+    ) -> (S::P, S::P) {
+        let off = |a: usize| splat_part(s, offsets[a][corner >> a & 1]);
+        match dims {
+            1 => (s.table16(&GRAD1, h), splat_part(s, 0.0)),
+            2 => (s.units16(&GRAD3_X, h), s.units16(&GRAD3_Y, h) * off(0)),
+            3 => (
+                s.units16(&GRAD3_X, h),
+                s.units16(&GRAD3_Y, h) * off(0) + s.units16(&GRAD3_Z, h) * off(1),
+            ),
+            _ => (
+                s.units32(&GRAD4[0], h),
+                s.units32(&GRAD4[1], h) * off(0)
+                    + s.units32(&GRAD4[2], h) * off(1)
+                    + s.units32(&GRAD4[3], h) * off(2),
+            ),
+        }
+    }
 }
 
 /// Value noise: the corner value is `P`-hash / 255 mapped to [−1, 1]
@@ -296,6 +336,10 @@ impl Kind for ValueKind {
             v: height(s, h),
             d: [s.part(s.splat(0.0), 0); D],
         }
+    }
+    #[inline(always)]
+    fn plane_terms<S: Simd>(s: S, h: S::H, _: usize, _: &[[f32; 2]; 3], _: usize) -> (S::P, S::P) {
+        (splat_part(s, 0.0), height(s, h))
     }
 }
 

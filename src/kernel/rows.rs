@@ -11,27 +11,27 @@
 //!
 //! with `W` the product of the other axes' fade weights and `h` the corner
 //! hash for x corner `i`. The coefficients are computed once per cell and row
-//! in `f64` (scalar code shared by every level), rounded to `f32`, and spread
-//! over the row's samples; the per-sample evaluation is 7 vector operations.
-//! It differs from the point path only by rounding (measured ≤ 1e-6).
+//! in vectors whose lanes are x lattice planes (each lane's operations are
+//! the same on every level, so the bits are), and spread over the row's
+//! samples; the per-sample evaluation is 7 vector operations. It differs
+//! from the point path only by rounding (documented ≤ 1e-6).
 
-use super::{
-    AxisSamples, Dims, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4, Job, Noise, VALUE_SCALE, store_step,
-};
+use super::{AxisSamples, Dims, Job, Kind, Noise, store_step};
 use crate::Fade;
 use crate::fade::fade;
 use crate::simd::scalar::Scalar;
-use crate::simd::{PermTable, Simd};
+use crate::simd::{MAX_LANES, PermTable, Simd};
 
 /// Grid rows of `D`-dimensional noise use coefficients when x advances at
-/// most `MAX_COEFFICIENT_STEP[D - 1]` per sample (64, 64, 24 and 16 or more
-/// samples per cell). The per-cell plane sums are scalar `f64` work (tens of
-/// nanoseconds per cell), so coarser rows are faster per sample; these
-/// bounds are where the AVX-512 point path overtook the rows on this
-/// project's machines (a 256×256×16 3D grid: 1.9 G/s by cells at 1/50,
-/// 1.3 G/s by samples; 2D by samples was faster even at 1/50). The bound
-/// depends on the dimension only, never on the level, so the bits don't.
-pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 64.0, 1.0 / 64.0, 1.0 / 24.0, 1.0 / 16.0];
+/// most `MAX_COEFFICIENT_STEP[D - 1]` per sample (3 or more samples per cell
+/// in 1D–3D). Measured at AVX-512 on 2²⁰-sample grids: 3D rows by cells ran
+/// 2.45 G/s for steps 1/50..0.16 and 1.63 G/s at 0.32, the point kernel along
+/// rows 1.49 G/s at any step (0.64: 1.24 vs 1.49); 2D 3.2–5.2 G/s vs 2.8.
+/// In 4D (8 corners per plane, short rows) the point kernel won at every step
+/// measured, so only extremely fine 4D grids use cells. The bound depends on
+/// the dimension only, never on the level, so the bits don't. At most 1/3:
+/// a step of 64 samples then spans at most 23 runs (`RUN_WINDOW` is 32).
+pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 64.0];
 
 /// Per-sample values of the x axis the row evaluation reads, and its runs
 /// of samples that share an x cell (the same on every row).
@@ -44,10 +44,12 @@ pub(crate) struct RowAxis {
     run_of: Vec<u32>,
     /// First sample and x cells `[X, X + 1]` of each run.
     runs: Vec<(usize, [u8; 2])>,
+    /// The runs' lower and upper x cells, padded to whole steps.
+    run_cells: [Vec<u8>; 2],
 }
 
-/// A step of 64 samples at x step ≤ 1/16 spans at most 5 runs (17 at 1/4);
-/// lookups read a window of 32 per-run coefficients.
+/// A step of 64 samples at x step ≤ 1/3 spans at most 23 runs; lookups read
+/// a window of 32 per-run coefficients.
 const RUN_WINDOW: usize = 32;
 
 impl RowAxis {
@@ -66,94 +68,100 @@ impl RowAxis {
         }
         let last = run_of[x.len.saturating_sub(1)];
         run_of[x.len..].fill(last);
+        let padded = runs.len().div_ceil(MAX_LANES) * MAX_LANES;
+        let mut run_cells = [vec![0u8; padded], vec![0u8; padded]];
+        for (r, &(_, [lo, hi])) in runs.iter().enumerate() {
+            run_cells[0][r] = lo;
+            run_cells[1][r] = hi;
+        }
         RowAxis {
             x0: t0,
             x1,
             u,
             run_of,
             runs,
+            run_cells,
         }
     }
 }
 
-/// Per row: for every corner of the other axes, the product of their fade
-/// weights, and each other axis's offsets `[t0, t0 − 1]` (all in `f64`).
-pub(crate) struct CornerWeights {
-    weight: [f64; 8],
-    offsets: [[f64; 2]; 3],
+/// Per row: for every corner of the other axes (bit `a` of the corner index
+/// = far on other axis `a`), the product of their fade weights, and each
+/// other axis's cells and offsets `[t0, t0 − 1]`. Scalar `f32`, the same for
+/// every level.
+struct RowCorners {
+    weight: [f32; 8],
+    cells: [[i32; 2]; 3],
+    offsets: [[f32; 2]; 3],
 }
 
-fn corner_weights<const D: usize>(others: &[(u8, u8, f32); 3], curve: Fade) -> CornerWeights {
-    let mut w = CornerWeights {
+fn row_corners<const D: usize>(others: &[(u8, u8, f32); 3], curve: Fade) -> RowCorners {
+    let mut w = RowCorners {
         weight: [1.0; 8],
+        cells: [[0; 2]; 3],
         offsets: [[0.0; 2]; 3],
     };
-    for (axis, &(_, _, t0)) in others.iter().enumerate().take(D - 1) {
-        let f = f64::from(fade(Scalar, curve, t0));
-        w.offsets[axis] = [f64::from(t0), f64::from(t0) - 1.0];
+    for (axis, &(c0, c1, t0)) in others.iter().enumerate().take(D - 1) {
+        let f = fade(Scalar, curve, t0);
+        w.cells[axis] = [i32::from(c0), i32::from(c1)];
+        w.offsets[axis] = [t0, t0 - 1.0];
         for (corner, weight) in w.weight.iter_mut().enumerate() {
-            *weight *= if corner >> axis & 1 == 1 { f } else { 1.0 - f };
+            *weight = *weight * if corner >> axis & 1 == 1 { f } else { 1.0 - f };
         }
     }
     w
 }
 
-/// The contribution `[A, B]` of one x lattice plane (cell byte `x_cell`) on
-/// one row: `Σ W·GX[h]` and `Σ W·(GY[h]·y + GZ[h]·z + …)` over the corners of
-/// the other axes. A run's coefficients are `[A0, B0]` of its lower plane and
-/// `[A1, B1]` of its upper plane. Value noise (`value`) has `A = 0` and
-/// `B = Σ W·height(h)`.
-fn plane<const D: usize>(
-    perm: &[u8; 256],
-    x_cell: u8,
-    others: &[(u8, u8, f32); 3],
-    w: &CornerWeights,
-    value: bool,
-) -> [f32; 2] {
-    // Corner hashes, one axis at a time: bit `a` of a corner = far on axis a.
-    let mut hash = [0u8; 8];
-    hash[0] = perm[usize::from(x_cell)];
-    for (a, &(c0, c1, _)) in others.iter().enumerate().take(D - 1) {
+/// The coefficients `[A, B]` of the x lattice planes `cells` (one per lane)
+/// on one row: `A = Σ W·G0[h]`, `B = Σ W·(G1[h]·y + G2[h]·z + …)` over the
+/// corners of the other axes, in corner order (value noise: `A = 0`,
+/// `B = Σ W·height(h)`).
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn planes<S: Simd, K: Kind, const D: usize>(
+    s: S,
+    p: &S::Perm<'_>,
+    cells: S::I,
+    w: &RowCorners,
+) -> (S::F, S::F) {
+    let corners = 1 << (D - 1);
+    let mut hash = [s.perm(p, cells); 8];
+    for a in 0..D - 1 {
         for corner in (0..1usize << a).rev() {
             let h = hash[corner];
-            hash[corner] = perm[usize::from(h.wrapping_add(c0))];
-            hash[corner | 1 << a] = perm[usize::from(h.wrapping_add(c1))];
+            hash[corner] = s.perm(p, h + s.splat_i(w.cells[a][0]));
+            hash[corner | 1 << a] = s.perm(p, h + s.splat_i(w.cells[a][1]));
         }
     }
-    let (mut a, mut b) = (0.0f64, 0.0f64);
-    for (corner, &h) in hash.iter().enumerate().take(1 << (D - 1)) {
+    if D == 2 {
         // 2D is the z = 0 slice of 3D: one more step, adding Z = 0.
-        let h = usize::from(if D == 2 { perm[usize::from(h)] } else { h });
-        if value {
-            b += w.weight[corner] * f64::from(h as f32 * VALUE_SCALE - 1.0);
-            continue;
-        }
-        let mut rest = 0.0f64;
-        for axis in 0..D - 1 {
-            let far = corner >> axis & 1;
-            rest += gradient::<D>(h, axis + 1) * w.offsets[axis][far];
-        }
-        a += w.weight[corner] * gradient::<D>(h, 0);
-        b += w.weight[corner] * rest;
+        hash[0] = s.perm(p, hash[0]);
+        hash[1] = s.perm(p, hash[1]);
     }
-    [a as f32, b as f32]
-}
-
-/// Component `axis` of the gradient for hash `h` in dimension `D`.
-fn gradient<const D: usize>(h: usize, axis: usize) -> f64 {
-    f64::from(match D {
-        1 => GRAD1[h & 15],
-        2 | 3 => [&GRAD3_X, &GRAD3_Y, &GRAD3_Z][axis][h & 15],
-        _ => GRAD4[axis][h & 31],
-    })
+    let zero = s.splat(0.0);
+    let (mut a_out, mut b_out) = (zero, zero);
+    super::for_each_part!(S, |k| {
+        let mut a = s.part(zero, k);
+        let mut b = a;
+        for corner in 0..corners {
+            let h = s.hashes(hash[corner], k);
+            let weight = s.part(s.splat(w.weight[corner]), k);
+            let (g0, rest) = K::plane_terms(s, h, corner, &w.offsets, D);
+            a = a + weight * g0;
+            b = b + weight * rest;
+        }
+        s.set_part(&mut a_out, k, a);
+        s.set_part(&mut b_out, k, b);
+    });
+    (a_out, b_out)
 }
 
 /// Rows `first_row..` of a grid by coefficients (see the module docs).
-pub(crate) struct FillRowsByCells<'a, const D: usize> {
+pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
     pub(crate) table: &'a PermTable,
     pub(crate) curve: Fade,
-    /// Value noise (else gradient noise).
-    pub(crate) value: bool,
+    /// The corner kind (a zero-sized marker).
+    pub(crate) _kind: K,
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) x: &'a RowAxis,
     pub(crate) first_row: usize,
@@ -162,7 +170,7 @@ pub(crate) struct FillRowsByCells<'a, const D: usize> {
     pub(crate) streaming: bool,
 }
 
-impl<const D: usize> Job for FillRowsByCells<'_, D>
+impl<K: Kind, const D: usize> Job for FillRowsByCells<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -170,7 +178,7 @@ where
 
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
-        let (axes, x) = (self.axes, self.x);
+        let (axes, x, p) = (self.axes, self.x, s.perm_table(self.table));
         let nx = axes[0].len;
         if nx == 0 {
             return;
@@ -186,7 +194,7 @@ where
         // while the current row is evaluated, so the vector loads of a row's
         // coefficients never wait on scalar stores still in flight (that
         // store-to-load stall cost more than half of the time).
-        let width = x.runs.len() + RUN_WINDOW;
+        let width = x.run_cells[0].len() + RUN_WINDOW;
         let mut coeff = [0, 1].map(|_| {
             [
                 vec![0.0f32; width],
@@ -209,19 +217,15 @@ where
                     rest /= a.len;
                     others[d - 1] = (a.c0[i], a.c1[i], a.t0[i]);
                 }
-                let weights = corner_weights::<D>(&others, self.curve);
+                let corners = row_corners::<D>(&others, self.curve);
                 let coeff = &mut coeff[r % 2];
-                // Neighbouring runs share a plane: reuse the upper one.
-                let mut upper: Option<(u8, [f32; 2])> = None;
-                for (run, &(_, [lo, hi])) in x.runs.iter().enumerate() {
-                    let low = match upper {
-                        Some((cell, ab)) if cell == lo => ab,
-                        _ => plane::<D>(&self.table.bytes, lo, &others, &weights, self.value),
-                    };
-                    let high = plane::<D>(&self.table.bytes, hi, &others, &weights, self.value);
-                    upper = Some((hi, high));
-                    for (values, c) in coeff.iter_mut().zip([low[0], low[1], high[0], high[1]]) {
-                        values[run] = c;
+                for at in (0..x.runs.len()).step_by(n) {
+                    let lo = s.load_cells(&x.run_cells[0][at..at + n]);
+                    let hi = s.load_cells(&x.run_cells[1][at..at + n]);
+                    let (a0, b0) = planes::<S, K, D>(s, &p, lo, &corners);
+                    let (a1, b1) = planes::<S, K, D>(s, &p, hi, &corners);
+                    for (values, c) in coeff.iter_mut().zip([a0, b0, a1, b1]) {
+                        s.store(c, &mut values[at..at + n]);
                     }
                 }
             }
