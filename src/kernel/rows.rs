@@ -106,7 +106,7 @@ fn row_corners<const D: usize>(others: &[(u8, u8, f32); 3], curve: Fade) -> RowC
         w.cells[axis] = [i32::from(c0), i32::from(c1)];
         w.offsets[axis] = [t0, t0 - 1.0];
         for (corner, weight) in w.weight.iter_mut().enumerate() {
-            *weight = *weight * if corner >> axis & 1 == 1 { f } else { 1.0 - f };
+            *weight *= if corner >> axis & 1 == 1 { f } else { 1.0 - f };
         }
     }
     w
