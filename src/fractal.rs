@@ -38,7 +38,7 @@ const RIDGED_GAIN: f32 = 2.0;
 
 /// Rows of at most this many samples are combined per pass of a grid fill
 /// (one octave's block stays in L2 while the next octave is added).
-const BLOCK_SAMPLES: usize = 1 << 14;
+const BLOCK_SAMPLES: usize = 1 << 16;
 
 /// Octave `i`'s offset on axis `d`: `k / 256` cells with `k` from a fixed
 /// hash of `(i, d)`, below 64 cells (exact in `f32` and `f64`); 0 for octave 0.
@@ -119,6 +119,10 @@ struct Derived {
     raw: [(f32, f32); 4],
     /// Per dimension 1..=4: `(mid, 1 / half-width)` for normalising.
     norm: [(f32, f32); 4],
+    /// Every amplitude and partial sum is far from overflow, so the fold
+    /// creates no NaN and only passes on the source's canonical ones: the
+    /// grid path may skip the final canonicalising pass.
+    nan_free: bool,
     error: Option<Error>,
 }
 
@@ -156,6 +160,7 @@ impl<N: Source, const SHAPE: u8> Fractal<N, SHAPE> {
                 period_scale: [1; MAX_OCTAVES as usize],
                 raw: [(0.0, 0.0); 4],
                 norm: [(0.0, 1.0); 4],
+                nan_free: false,
                 error: None,
             },
         };
@@ -206,8 +211,12 @@ impl<N: Source, const SHAPE: u8> Fractal<N, SHAPE> {
             a *= f64::from(s.persistence);
             p = p.saturating_mul(step);
         }
+        let used = self.derived.octaves.max(1);
+        let amplitudes_finite = self.derived.amplitude[..used].iter().all(|a| a.is_finite());
+        let mut nan_free = amplitudes_finite;
         for dim in 1..=4 {
             let raw = self.raw_bounds(dim);
+            nan_free &= raw.0.abs() < 1e30 && raw.1.abs() < 1e30;
             self.derived.raw[dim - 1] = raw;
             let half = (f64::from(raw.1) - f64::from(raw.0)) / 2.0;
             let mid = (f64::from(raw.1) + f64::from(raw.0)) / 2.0;
@@ -216,6 +225,7 @@ impl<N: Source, const SHAPE: u8> Fractal<N, SHAPE> {
                 if half > 0.0 { (1.0 / half) as f32 } else { 1.0 },
             );
         }
+        self.derived.nan_free = nan_free;
     }
 
     /// The interval of the fold (before normalising), by interval
@@ -427,17 +437,12 @@ impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
         }
         let rows_per_block = (BLOCK_SAMPLES / nx).max(1);
         let block_len = (rows_per_block * nx).min(out.len());
-        let mut values = vec![0.0f32; block_len];
-        let mut weight = vec![
-            1.0f32;
-            if self.shape == Shape::Ridged {
-                block_len
-            } else {
-                0
-            }
-        ];
+        let octaves = plan.octaves.len();
+        let mut values = vec![0.0f32; if octaves > 1 { block_len } else { 0 }];
+        let ridged = Shape::of(SHAPE) == Shape::Ridged;
+        let mut weight = vec![1.0f32; if ridged { block_len } else { 0 }];
         // The x coordinate of each sample of a row, as `f32` (Marble), padded.
-        let xs: Vec<f32> = if self.shape == Shape::Marble {
+        let xs: Vec<f32> = if Shape::of(SHAPE) == Shape::Marble {
             let padded = nx.div_ceil(MAX_LANES) * MAX_LANES;
             let mut xs: Vec<f32> = axes[0].coords.iter().map(|&c| c as f32).collect();
             xs.resize(padded, 0.0);
@@ -445,14 +450,22 @@ impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
         } else {
             Vec::new()
         };
+        // Raw Fbm, Billow, Turbulence and Ridged sums end as they are.
+        let needs_finish =
+            self.settings.normalize || Shape::of(SHAPE) == Shape::Marble || !self.derived.nan_free;
         for (b, block) in out.chunks_mut(rows_per_block * nx).enumerate() {
             let row = first_row + b * rows_per_block;
             weight.iter_mut().for_each(|w| *w = 1.0);
             for (i, (scaled, octave)) in plan.octaves.iter().enumerate() {
                 let scaled: &[GridAxis; D] = scaled[..].try_into().unwrap();
-                let n = &mut values[..block.len()];
-                self.source.fill_rows(octave, scaled, row, n, false);
-                let len = if weight.is_empty() { 0 } else { block.len() };
+                // Octave 0 is written in place; the others next to it.
+                let fresh: &mut [f32] = if i == 0 {
+                    &mut *block
+                } else {
+                    &mut values[..block.len()]
+                };
+                self.source.fill_rows(octave, scaled, row, fresh, false);
+                let (len, block_len) = (if ridged { block.len() } else { 0 }, block.len());
                 dispatch(
                     self.level,
                     FoldRows::<SHAPE> {
@@ -460,20 +473,20 @@ impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
                         amplitude: self.derived.amplitude[i],
                         acc: &mut *block,
                         weight: &mut weight[..len],
-                        values: n,
+                        values: if i == 0 {
+                            None
+                        } else {
+                            Some(&values[..block_len])
+                        },
+                        finish: (i + 1 == octaves && needs_finish).then_some(Finish {
+                            settings: &self.settings,
+                            norm: self.derived.norm[D - 1],
+                            xs: &xs,
+                        }),
+                        nx,
                     },
                 );
             }
-            dispatch(
-                self.level,
-                FinishRows::<SHAPE> {
-                    settings: &self.settings,
-                    norm: self.derived.norm[D - 1],
-                    nx,
-                    xs: &xs,
-                    acc: block,
-                },
-            );
         }
     }
 }
@@ -548,14 +561,25 @@ fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
     }
 }
 
-/// `acc = fold(acc, values)` over a block of samples (one octave).
+/// The fold's final map, applied in the last octave's pass.
+struct Finish<'a> {
+    settings: &'a Settings,
+    norm: (f32, f32),
+    /// Each row's x coordinates (Marble only; empty otherwise).
+    xs: &'a [f32],
+}
+
+/// One octave over a block of whole rows: `acc = fold(acc, values)` (for the
+/// first octave `values` is `acc` itself), then `finish` after the last.
 struct FoldRows<'a, const SHAPE: u8> {
     first: bool,
     amplitude: f32,
     acc: &'a mut [f32],
     /// Ridged's weights (empty for the other folds).
     weight: &'a mut [f32],
-    values: &'a [f32],
+    values: Option<&'a [f32]>,
+    finish: Option<Finish<'a>>,
+    nx: usize,
 }
 
 impl<const SHAPE: u8> Job for FoldRows<'_, SHAPE> {
@@ -565,58 +589,41 @@ impl<const SHAPE: u8> Job for FoldRows<'_, SHAPE> {
     fn run<S: Simd>(self, s: S) {
         let n = S::LANES;
         let ridged = !self.weight.is_empty();
-        for (k, dst) in self.acc.chunks_mut(n).enumerate() {
-            let at = k * n;
-            let acc = load_padded(s, dst, 0);
-            let v = load_padded(s, self.values, at);
-            let mut w = if ridged {
-                load_padded(s, self.weight, at)
-            } else {
-                s.splat(1.0)
-            };
-            let r = fold(
-                s,
-                Shape::of(SHAPE),
-                self.first,
-                self.amplitude,
-                acc,
-                &mut w,
-                v,
-            );
-            let len = dst.len();
-            store_step(s, r, dst);
-            if ridged {
-                store_step(s, w, &mut self.weight[at..at + len]);
-            }
+        let shape = Shape::of(SHAPE);
+        // Fbm's first octave has amplitude 1: its fold is the identity.
+        let fold_needed = !(self.first && shape == Shape::Fbm && self.amplitude == 1.0);
+        if !fold_needed && self.finish.is_none() {
+            return;
         }
-    }
-}
-
-/// `acc = finish(acc)` row by row (Marble reads each sample's x).
-struct FinishRows<'a, const SHAPE: u8> {
-    settings: &'a Settings,
-    norm: (f32, f32),
-    nx: usize,
-    xs: &'a [f32],
-    acc: &'a mut [f32],
-}
-
-impl<const SHAPE: u8> Job for FinishRows<'_, SHAPE> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<S: Simd>(self, s: S) {
-        let n = S::LANES;
-        let marble = !self.xs.is_empty();
-        for row in self.acc.chunks_mut(self.nx) {
+        for (r, row) in self.acc.chunks_mut(self.nx).enumerate() {
             for (k, dst) in row.chunks_mut(n).enumerate() {
+                let at = r * self.nx + k * n;
                 let acc = load_padded(s, dst, 0);
-                let x = if marble {
-                    s.load(&self.xs[k * n..k * n + n])
-                } else {
-                    s.splat(0.0)
-                };
-                let v = finish(s, self.settings, Shape::of(SHAPE), self.norm, acc, x);
+                let mut v = acc;
+                if fold_needed {
+                    let fresh = match self.values {
+                        Some(values) => load_padded(s, values, at),
+                        None => acc,
+                    };
+                    let mut w = if ridged {
+                        load_padded(s, self.weight, at)
+                    } else {
+                        s.splat(1.0)
+                    };
+                    v = fold(s, shape, self.first, self.amplitude, acc, &mut w, fresh);
+                    if ridged {
+                        let len = dst.len();
+                        store_step(s, w, &mut self.weight[at..at + len]);
+                    }
+                }
+                if let Some(f) = &self.finish {
+                    let x = if f.xs.is_empty() {
+                        s.splat(0.0)
+                    } else {
+                        s.load(&f.xs[k * n..k * n + n])
+                    };
+                    v = finish(s, f.settings, shape, f.norm, v, x);
+                }
                 store_step(s, v, dst);
             }
         }
