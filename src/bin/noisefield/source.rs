@@ -1,0 +1,136 @@
+//! Every `--source`, built in one place.
+//!
+//! The library's sources are distinct types whose fill methods are generic
+//! over the dimension, so they are held in one enum, [`AnySource`], and each
+//! method forwards with one `match` (the `each_source!` macro). Adding a
+//! source is one variant, one arm in the macro and one arm in [`build`].
+
+use crate::Failure;
+use crate::args::SourceArgs;
+use clap::ValueEnum;
+use noisefield::{Error, Grid2, Grid3, Level, Perlin};
+
+/// The `--source` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SourceKind {
+    /// Perlin gradient noise, one octave.
+    Perlin,
+    /// Value noise (random values at the lattice points), one octave.
+    Value,
+    /// Fractal Brownian motion: a sum of Perlin octaves.
+    Fbm,
+    /// Ridged multifractal: sharp crests where the noise crosses zero.
+    Ridged,
+    /// Billow: a sum of |noise| octaves, puffy.
+    Billow,
+    /// Turbulence: a sum of |noise| octaves, for flames and smoke.
+    Turbulence,
+    /// Marble: a sine of x plus turbulence, veined stripes.
+    Marble,
+}
+
+/// One of the library's sources, ready to fill grids and points.
+#[derive(Debug, Clone)]
+pub enum AnySource {
+    /// `--source perlin`.
+    Perlin(Perlin),
+}
+
+/// `$body` with `$s` bound to the source inside `$source`, whatever its type.
+macro_rules! each_source {
+    ($source:expr, $s:ident => $body:expr) => {
+        match $source {
+            AnySource::Perlin($s) => $body,
+        }
+    };
+}
+
+impl AnySource {
+    /// The SIMD level the fills run at.
+    pub fn level(&self) -> Level {
+        each_source!(self, s => s.level())
+    }
+
+    /// Noise at `n` points `(xs[i], ys[i])`, one thread.
+    pub fn fill2(&self, xs: &[f32], ys: &[f32], out: &mut [f32]) -> Result<(), Error> {
+        each_source!(self, s => s.fill2(xs, ys, out))
+    }
+
+    /// Noise at `n` points `(xs[i], ys[i], zs[i])`, one thread.
+    pub fn fill3(&self, xs: &[f32], ys: &[f32], zs: &[f32], out: &mut [f32]) -> Result<(), Error> {
+        each_source!(self, s => s.fill3(xs, ys, zs, out))
+    }
+
+    /// Noise over a 2D grid; on the rayon pool when `parallel`.
+    pub fn fill_grid2(&self, grid: &Grid2, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        match parallel {
+            true => each_source!(self, s => s.fill_grid2_par(grid, out)),
+            false => each_source!(self, s => s.fill_grid2(grid, out)),
+        }
+    }
+
+    /// Noise over a 3D grid; on the rayon pool when `parallel`.
+    pub fn fill_grid3(&self, grid: &Grid3, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        match parallel {
+            true => each_source!(self, s => s.fill_grid3_par(grid, out)),
+            false => each_source!(self, s => s.fill_grid3(grid, out)),
+        }
+    }
+}
+
+/// The source `args` describe (`default` when `--source` is not given),
+/// periodic with `period` (x, y, z, w lattice cells) when given.
+///
+/// Fractal options with a single-octave source, an unsupported `--level`,
+/// or bad fractal parameters are usage errors.
+pub fn build(
+    args: &SourceArgs,
+    default: SourceKind,
+    period: Option<[u32; 4]>,
+) -> Result<AnySource, Failure> {
+    let kind = args.source.unwrap_or(default);
+    let fractal_options = [
+        ("--octaves", args.octaves.is_some()),
+        ("--lacunarity", args.lacunarity.is_some()),
+        ("--persistence", args.persistence.is_some()),
+    ];
+    let single_octave = matches!(kind, SourceKind::Perlin | SourceKind::Value);
+    if let Some((name, _)) = fractal_options.iter().find(|(_, given)| *given)
+        && single_octave
+    {
+        return Err(Failure::usage(format!(
+            "{name} applies to fractal sources (fbm, ridged, billow, turbulence, marble), \
+             not to --source {}",
+            kind.name()
+        )));
+    }
+    let mut perlin = Perlin::new(args.seed);
+    if let Some(period) = period {
+        perlin = perlin.with_period(period)?;
+    }
+    if let Some(level) = args.level {
+        perlin = perlin.with_level(level)?;
+    }
+    match kind {
+        SourceKind::Perlin => Ok(AnySource::Perlin(perlin)),
+        other => Err(Failure::usage(format!(
+            "--source {} needs the library's fractal sources, which this build does not have yet",
+            other.name()
+        ))),
+    }
+}
+
+impl SourceKind {
+    /// The name as given to `--source`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceKind::Perlin => "perlin",
+            SourceKind::Value => "value",
+            SourceKind::Fbm => "fbm",
+            SourceKind::Ridged => "ridged",
+            SourceKind::Billow => "billow",
+            SourceKind::Turbulence => "turbulence",
+            SourceKind::Marble => "marble",
+        }
+    }
+}
