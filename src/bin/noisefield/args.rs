@@ -91,7 +91,7 @@ pub struct FieldArgs {
     pub origin: Option<Coords>,
 
     /// Lattice cells per sample, a number or a fraction such as 1/128 [default: 1/128].
-    #[arg(long, value_parser = parse_frequency, conflicts_with = "period")]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_frequency, conflicts_with = "period")]
     pub frequency: Option<f64>,
 
     /// Seamless tile: the field spans exactly P lattice cells per axis (P, or
