@@ -224,6 +224,20 @@ fn a_volume_as_png_is_its_slices_stacked_vertically() {
 }
 
 #[test]
+fn a_png_band_is_the_wholes_rows_pixel_for_pixel() {
+    let dir = temp_dir();
+    let base = "render --source perlin --size 20x10 --frequency 0.1 --palette clouds";
+    ok_in(dir.path(), &words(&format!("{base} -o whole.png")));
+    ok_in(dir.path(), &words(&format!("{base} --rows 3..7 -o band.png")));
+    let whole = decode_png(&dir.path().join("whole.png"));
+    let band = decode_png(&dir.path().join("band.png"));
+    assert_eq!((band.width, band.height), (20, 4));
+    // Without --range both map the whole field's min..max.
+    assert_eq!(band.pixels, whole.pixels[3 * 20 * 3..7 * 20 * 3]);
+    assert_eq!(band.text, whole.text);
+}
+
+#[test]
 fn npy_header_and_data_equal_the_library_fill() {
     let dir = temp_dir();
     let args = words(
