@@ -51,6 +51,19 @@ pub enum Error {
         /// The axis whose period is 0.
         axis: usize,
     },
+    /// A fractal's octave count outside `1..=32`.
+    InvalidOctaves(u32),
+    /// A fractal parameter (`"lacunarity"`, `"persistence"`, `"power"`,
+    /// `"stripes"`) that is NaN or infinite.
+    NonFiniteParameter {
+        /// The parameter.
+        name: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// A fractal over a periodic source whose lacunarity is not a whole
+    /// number ≥ 1: its octaves could not repeat with the source's period.
+    PeriodicLacunarity(f32),
 }
 
 impl fmt::Display for Error {
@@ -90,6 +103,18 @@ impl fmt::Display for Error {
                 "the period of the {} axis is 0; periods are counted in lattice cells and \
                  must be at least 1 (256, Ken's table's own period, leaves an axis as it is)",
                 ["x", "y", "z", "w"][*axis]
+            ),
+            Error::InvalidOctaves(octaves) => write!(
+                f,
+                "{octaves} octaves requested; a fractal sums 1 to 32 octaves"
+            ),
+            Error::NonFiniteParameter { name, value } => {
+                write!(f, "{name} is {value}; it must be a finite number")
+            }
+            Error::PeriodicLacunarity(lacunarity) => write!(
+                f,
+                "lacunarity {lacunarity} over a periodic source: octave k scales the period \
+                 by lacunarity^k, so for seamless tiling it must be a whole number (2 is usual)"
             ),
             Error::Unsupported(level) => {
                 let available: Vec<&str> = Level::available().iter().map(|l| l.name()).collect();

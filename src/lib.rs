@@ -102,11 +102,17 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod error;
+mod fade;
+mod field;
+mod fractal;
 mod grid;
 mod kernel;
+mod lattice;
 mod level;
 mod perlin;
 mod simd;
+mod source;
+mod value;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
@@ -114,6 +120,10 @@ mod simd;
 pub struct ReadmeExamples;
 
 pub use error::Error;
+pub use fade::Fade;
+pub use fractal::{Billow, Fbm, MAX_OCTAVES, Marble, Ridged, Turbulence};
 pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 pub use level::{Level, ParseLevelError};
 pub use perlin::Perlin;
+pub use source::{Differentiable, Source};
+pub use value::Value;

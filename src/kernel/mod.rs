@@ -31,7 +31,8 @@
 
 mod rows;
 
-use crate::simd::scalar::Scalar;
+use crate::Fade;
+use crate::fade::{fade, fade_slope};
 use crate::simd::{Job, MAX_LANES, PermTable, Simd};
 use std::ops::{Add, Mul, Sub};
 
@@ -111,13 +112,6 @@ pub(crate) const GRAD4: [[f32; 32]; 4] = {
     t
 };
 
-/// fade(t) = 6t⁵ − 15t⁴ + 10t³, evaluated as t³·(t·(t·6 − 15) + 10).
-#[inline(always)]
-pub(crate) fn fade<S: Simd>(s: S, t: S::F) -> S::F {
-    let t3 = t * t * t;
-    t3 * (t * (t * s.splat(6.0) - s.splat(15.0)) + s.splat(10.0))
-}
-
 #[inline(always)]
 fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: T, b: T) -> T {
     a + t * (b - a)
@@ -129,7 +123,7 @@ fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: 
 /// Stage 2 (`noiseN_axes`) needs nothing else, so the `f32` path below, the
 /// `f64` paths and periodic noise differ only in how they build this.
 #[derive(Clone, Copy)]
-pub(crate) struct Axis<S: Simd> {
+pub struct Axis<S: Simd> {
     pub(crate) c0: S::I,
     pub(crate) c1: S::I,
     pub(crate) t0: S::F,
@@ -139,7 +133,7 @@ pub(crate) struct Axis<S: Simd> {
 
 /// Stage 1 in `f32`: cell `floor(c) mod 256`, next cell `+ 1`.
 #[inline(always)]
-fn axis<S: Simd>(s: S, c: S::F) -> Axis<S> {
+pub(crate) fn axis<S: Simd>(s: S, c: S::F, curve: Fade) -> Axis<S> {
     let floor = s.floor(c);
     let t0 = c - floor;
     let c0 = s.cell(floor);
@@ -148,7 +142,7 @@ fn axis<S: Simd>(s: S, c: S::F) -> Axis<S> {
         c1: c0 + s.splat_i(1),
         t0,
         t1: t0 - s.splat(1.0),
-        fade: fade(s, t0),
+        fade: fade(s, curve, t0),
     }
 }
 
@@ -181,6 +175,29 @@ fn part<S: Simd>(s: S, a: &Axis<S>, k: usize) -> Part<S> {
     }
 }
 
+/// A corner's value and its derivative along each axis (one part).
+#[derive(Clone, Copy)]
+pub struct Dual<S: Simd, const D: usize> {
+    v: S::P,
+    d: [S::P; D],
+}
+
+/// What a lattice noise puts at its corners: the value at offset `(x, y, …)`
+/// from corner with hash `h`, and (for derivatives) that value's slope.
+pub trait Kind: Copy + Send + Sync + 'static {
+    fn corner1<S: Simd>(s: S, h: S::H, x: S::P) -> S::P;
+    fn corner2<S: Simd>(s: S, h: S::H, x: S::P, y: S::P) -> S::P;
+    fn corner3<S: Simd>(s: S, h: S::H, x: S::P, y: S::P, z: S::P) -> S::P;
+    fn corner4<S: Simd>(s: S, h: S::H, c: [S::P; 4]) -> S::P;
+    /// The corner's value and slopes, with the value computed exactly as
+    /// `cornerD` computes it.
+    fn dual<S: Simd, const D: usize>(s: S, h: S::H, c: &[S::P; D]) -> Dual<S, D>;
+}
+
+/// Perlin's gradient noise: the corner value is `gradient · offset`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GradientKind;
+
 #[inline(always)]
 fn grad3<S: Simd>(s: S, h: S::H, x: S::P, y: S::P, z: S::P) -> S::P {
     s.units16(&GRAD3_X, h) * x + s.units16(&GRAD3_Y, h) * y + s.units16(&GRAD3_Z, h) * z
@@ -198,35 +215,130 @@ fn grad4<S: Simd>(s: S, h: S::H, [x, y, z, w]: [S::P; 4]) -> S::P {
     s.units32(gx, h) * x + s.units32(gy, h) * y + s.units32(gz, h) * z + s.units32(gw, h) * w
 }
 
-/// 1D: slope `GRAD1[P[X] mod 16]` at each lattice point.
+impl Kind for GradientKind {
+    #[inline(always)]
+    fn corner1<S: Simd>(s: S, h: S::H, x: S::P) -> S::P {
+        s.table16(&GRAD1, h) * x
+    }
+    #[inline(always)]
+    fn corner2<S: Simd>(s: S, h: S::H, x: S::P, y: S::P) -> S::P {
+        grad2(s, h, x, y)
+    }
+    #[inline(always)]
+    fn corner3<S: Simd>(s: S, h: S::H, x: S::P, y: S::P, z: S::P) -> S::P {
+        grad3(s, h, x, y, z)
+    }
+    #[inline(always)]
+    fn corner4<S: Simd>(s: S, h: S::H, c: [S::P; 4]) -> S::P {
+        grad4(s, h, c)
+    }
+    #[inline(always)]
+    fn dual<S: Simd, const D: usize>(s: S, h: S::H, c: &[S::P; D]) -> Dual<S, D> {
+        let mut g = [c[0]; D];
+        match D {
+            1 => g[0] = s.table16(&GRAD1, h),
+            2 | 3 => {
+                let tables = [&GRAD3_X, &GRAD3_Y, &GRAD3_Z];
+                for a in 0..D {
+                    g[a] = s.units16(tables[a], h);
+                }
+            }
+            _ => {
+                for a in 0..D {
+                    g[a] = s.units32(&GRAD4[a], h);
+                }
+            }
+        }
+        // The same sum, in the same order, as `grad2`/`grad3`/`grad4`.
+        let mut v = g[0] * c[0];
+        for a in 1..D {
+            v = v + g[a] * c[a];
+        }
+        Dual { v, d: g }
+    }
+}
+
+/// Value noise: the corner value is `P`-hash / 255 mapped to [−1, 1]
+/// (256 evenly spaced heights), whatever the offset.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ValueKind;
+
+/// `2 / 255` in `f32`: hash byte `b` gives height `b · VALUE_SCALE − 1`
+/// (0 → −1, 255 → 1 exactly).
+pub(crate) const VALUE_SCALE: f32 = 2.0 / 255.0;
+
+#[inline(always)]
+fn height<S: Simd>(s: S, h: S::H) -> S::P {
+    let one = s.part(s.splat(1.0), 0);
+    s.byte_value(h) * s.part(s.splat(VALUE_SCALE), 0) - one
+}
+
+impl Kind for ValueKind {
+    #[inline(always)]
+    fn corner1<S: Simd>(s: S, h: S::H, _: S::P) -> S::P {
+        height(s, h)
+    }
+    #[inline(always)]
+    fn corner2<S: Simd>(s: S, h: S::H, _: S::P, _: S::P) -> S::P {
+        height(s, h)
+    }
+    #[inline(always)]
+    fn corner3<S: Simd>(s: S, h: S::H, _: S::P, _: S::P, _: S::P) -> S::P {
+        height(s, h)
+    }
+    #[inline(always)]
+    fn corner4<S: Simd>(s: S, h: S::H, _: [S::P; 4]) -> S::P {
+        height(s, h)
+    }
+    #[inline(always)]
+    fn dual<S: Simd, const D: usize>(s: S, h: S::H, _: &[S::P; D]) -> Dual<S, D> {
+        Dual {
+            v: height(s, h),
+            d: [s.part(s.splat(0.0), 0); D],
+        }
+    }
+}
+
+/// 1D: corner `i` hashes `P[X_i]`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise1_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>) -> S::F {
+pub(crate) fn noise1_axes<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, x: &Axis<S>) -> S::F {
     let (h0, h1) = (s.perm(p, x.c0), s.perm(p, x.c1));
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let x = part(s, x, k);
         let n = lerp(
             x.fade,
-            s.table16(&GRAD1, s.hashes(h0, k)) * x.t0,
-            s.table16(&GRAD1, s.hashes(h1, k)) * x.t1,
+            K::corner1(s, s.hashes(h0, k), x.t0),
+            K::corner1(s, s.hashes(h1, k), x.t1),
         );
         s.set_part(&mut out, k, s.canonical_nan(n));
     });
     out
 }
 
-/// 2D: the z = 0 slice of 3D (its last hash step adds Z = 0).
-#[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise2_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<S>) -> S::F {
+/// The 4 corner hashes of 2D, at index i + 2j: the z = 0 slice of 3D,
+/// `P[P[P[X_i] + Y_j] + 0]`.
+#[inline(always)]
+fn square_hashes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<S>) -> [S::I; 4] {
     let (h00, h01) = step(s, p, x.c0, y);
     let (h10, h11) = step(s, p, x.c1, y);
-    // Corner (i, j) hashes P[P[h_ij] + 0]: 3D's corner (i, j, 0) with Z = 0.
-    let c = [
+    [
         s.perm(p, s.perm(p, h00)),
         s.perm(p, s.perm(p, h10)),
         s.perm(p, s.perm(p, h01)),
         s.perm(p, s.perm(p, h11)),
-    ];
+    ]
+}
+
+/// 2D: the z = 0 slice of 3D (its last hash step adds Z = 0).
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn noise2_axes<S: Simd, K: Kind>(
+    s: S,
+    p: &S::Perm<'_>,
+    x: &Axis<S>,
+    y: &Axis<S>,
+) -> S::F {
+    let c = square_hashes(s, p, x, y);
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let (xp, yp) = (part(s, x, k), part(s, y, k));
@@ -234,13 +346,13 @@ pub(crate) fn noise2_axes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<
             yp.fade,
             lerp(
                 xp.fade,
-                grad2(s, s.hashes(c[0], k), xp.t0, yp.t0),
-                grad2(s, s.hashes(c[1], k), xp.t1, yp.t0),
+                K::corner2(s, s.hashes(c[0], k), xp.t0, yp.t0),
+                K::corner2(s, s.hashes(c[1], k), xp.t1, yp.t0),
             ),
             lerp(
                 xp.fade,
-                grad2(s, s.hashes(c[2], k), xp.t0, yp.t1),
-                grad2(s, s.hashes(c[3], k), xp.t1, yp.t1),
+                K::corner2(s, s.hashes(c[2], k), xp.t0, yp.t1),
+                K::corner2(s, s.hashes(c[3], k), xp.t1, yp.t1),
             ),
         );
         s.set_part(&mut out, k, s.canonical_nan(n));
@@ -272,6 +384,19 @@ fn cube_hashes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<S>, z: &Axi
     ]
 }
 
+/// The 16 corner hashes of 4D, at index i + 2j + 4k + 8l:
+/// `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`.
+#[inline(always)]
+fn hypercube_hashes<S: Simd>(s: S, p: &S::Perm<'_>, a: &[Axis<S>; 4]) -> [S::I; 16] {
+    let b = cube_hashes(s, p, &a[0], &a[1], &a[2]);
+    let mut c = [b[0]; 16];
+    for i in 0..8 {
+        c[i] = s.perm(p, b[i] + a[3].c0);
+        c[i + 8] = s.perm(p, b[i] + a[3].c1);
+    }
+    c
+}
+
 /// Part `k` of 8 corner hashes.
 #[inline(always)]
 fn part_hashes<S: Simd>(s: S, c: &[S::I], k: usize) -> [S::H; 8] {
@@ -298,9 +423,9 @@ fn trilinear<S: Simd>(x: &Part<S>, y: &Part<S>, z: &Part<S>, c: [S::P; 8]) -> S:
     )
 }
 
-/// 3D: Ken Perlin's improved noise.
+/// 3D: Ken Perlin's improved noise (with `GradientKind`).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise3_axes<S: Simd>(
+pub(crate) fn noise3_axes<S: Simd, K: Kind>(
     s: S,
     p: &S::Perm<'_>,
     x: &Axis<S>,
@@ -315,14 +440,14 @@ pub(crate) fn noise3_axes<S: Simd>(
         let (x0, x1, y0, y1, z0, z1) = (xp.t0, xp.t1, yp.t0, yp.t1, zp.t0, zp.t1);
         let g = part_hashes(s, &c, k);
         let corners = [
-            grad3(s, g[0], x0, y0, z0),
-            grad3(s, g[1], x1, y0, z0),
-            grad3(s, g[2], x0, y1, z0),
-            grad3(s, g[3], x1, y1, z0),
-            grad3(s, g[4], x0, y0, z1),
-            grad3(s, g[5], x1, y0, z1),
-            grad3(s, g[6], x0, y1, z1),
-            grad3(s, g[7], x1, y1, z1),
+            K::corner3(s, g[0], x0, y0, z0),
+            K::corner3(s, g[1], x1, y0, z0),
+            K::corner3(s, g[2], x0, y1, z0),
+            K::corner3(s, g[3], x1, y1, z0),
+            K::corner3(s, g[4], x0, y0, z1),
+            K::corner3(s, g[5], x1, y0, z1),
+            K::corner3(s, g[6], x0, y1, z1),
+            K::corner3(s, g[7], x1, y1, z1),
         ];
         let n = trilinear(&xp, &yp, &zp, corners);
         s.set_part(&mut out, k, s.canonical_nan(n));
@@ -333,18 +458,18 @@ pub(crate) fn noise3_axes<S: Simd>(
 /// One 3D cube of the 4D hypercube (one w corner, offset `w`) for part `k`:
 /// corner hashes `c[i + 2j + 4k]`, blended as in 3D.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube4<S: Simd>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w: S::P) -> S::P {
+fn cube4<S: Simd, K: Kind>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w: S::P) -> S::P {
     let g = part_hashes(s, c, k);
     let (x0, x1, y0, y1, z0, z1) = (x.t0, x.t1, y.t0, y.t1, z.t0, z.t1);
     let corners = [
-        grad4(s, g[0], [x0, y0, z0, w]),
-        grad4(s, g[1], [x1, y0, z0, w]),
-        grad4(s, g[2], [x0, y1, z0, w]),
-        grad4(s, g[3], [x1, y1, z0, w]),
-        grad4(s, g[4], [x0, y0, z1, w]),
-        grad4(s, g[5], [x1, y0, z1, w]),
-        grad4(s, g[6], [x0, y1, z1, w]),
-        grad4(s, g[7], [x1, y1, z1, w]),
+        K::corner4(s, g[0], [x0, y0, z0, w]),
+        K::corner4(s, g[1], [x1, y0, z0, w]),
+        K::corner4(s, g[2], [x0, y1, z0, w]),
+        K::corner4(s, g[3], [x1, y1, z0, w]),
+        K::corner4(s, g[4], [x0, y0, z1, w]),
+        K::corner4(s, g[5], [x1, y0, z1, w]),
+        K::corner4(s, g[6], [x0, y1, z1, w]),
+        K::corner4(s, g[7], [x1, y1, z1, w]),
     ];
     trilinear(x, y, z, corners)
 }
@@ -352,64 +477,187 @@ fn cube4<S: Simd>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w: S::P)
 /// 4D: four permutation steps, 32 hypercube-edge gradients. Corner
 /// (i, j, k, l) hashes `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`, at i + 2j + 4k + 8l.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise4_axes<S: Simd>(
-    s: S,
-    p: &S::Perm<'_>,
-    x: &Axis<S>,
-    y: &Axis<S>,
-    z: &Axis<S>,
-    w: &Axis<S>,
-) -> S::F {
-    let b = cube_hashes(s, p, x, y, z);
-    let mut c = [b[0]; 16];
-    for i in 0..8 {
-        c[i] = s.perm(p, b[i] + w.c0);
-        c[i + 8] = s.perm(p, b[i] + w.c1);
-    }
+pub(crate) fn noise4_axes<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, a: &[Axis<S>; 4]) -> S::F {
+    let c = hypercube_hashes(s, p, a);
+    let [x, y, z, w] = a;
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let (xp, yp, zp, wp) = (part(s, x, k), part(s, y, k), part(s, z, k), part(s, w, k));
         let parts = [xp, yp, zp];
-        let near = cube4(s, &c[..8], k, &parts, wp.t0);
-        let far = cube4(s, &c[8..], k, &parts, wp.t1);
+        let near = cube4::<S, K>(s, &c[..8], k, &parts, wp.t0);
+        let far = cube4::<S, K>(s, &c[8..], k, &parts, wp.t1);
         let n = lerp(wp.fade, near, far);
         s.set_part(&mut out, k, s.canonical_nan(n));
     });
     out
 }
 
-/// Stage 2 for `D` axes. Kernels avoid closures, `Fn` calls and
-/// `array::map`: those are compiled without the shim's target features and
-/// need not inline, leaving every intrinsic an out-of-line call.
-pub(crate) trait Dims<const D: usize> {
-    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, axes: &[Axis<S>; D]) -> S::F;
+// Kernels index their small per-axis and per-corner arrays by constant
+// loop bounds: unrolled, the indices are constants.
+/// `lerp` of two corner duals along `axis` with fade `t` and fade slope
+/// `dt`: the value exactly as [`lerp`], the slopes by the product rule.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn lerp_dual<S: Simd, const D: usize>(
+    t: S::P,
+    dt: S::P,
+    axis: usize,
+    a: &Dual<S, D>,
+    b: &Dual<S, D>,
+) -> Dual<S, D> {
+    let diff = b.v - a.v;
+    let mut d = a.d;
+    for i in 0..D {
+        d[i] = lerp(t, a.d[i], b.d[i]);
+    }
+    d[axis] = d[axis] + dt * diff;
+    Dual {
+        v: a.v + t * diff,
+        d,
+    }
 }
 
-/// The noise of each dimension, as [`Dims`].
-pub(crate) struct Noise;
+/// Value and analytic derivatives of a `D`-dimensional lattice noise from
+/// its `2^D` corner hashes (corner index bit `a` = far on axis `a`). The
+/// blend runs axis by axis in the order of `noiseN_axes`, so the value has
+/// exactly their bits.
+#[allow(clippy::needless_range_loop)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn blend_grad<S: Simd, K: Kind, const D: usize>(
+    s: S,
+    curve: Fade,
+    axes: &[Axis<S>; D],
+    c: &[S::I],
+) -> (S::F, [S::F; D]) {
+    let mut slope = [axes[0].t0; D];
+    for a in 0..D {
+        slope[a] = fade_slope(s, curve, axes[a].t0);
+    }
+    let mut out = axes[0].t0;
+    let mut dout = [axes[0].t0; D];
+    for_each_part!(S, |k| {
+        let mut parts = [part(s, &axes[0], k); D];
+        let mut dt = [s.part(slope[0], k); D];
+        for a in 1..D {
+            parts[a] = part(s, &axes[a], k);
+            dt[a] = s.part(slope[a], k);
+        }
+        let zero = Dual {
+            v: parts[0].t0,
+            d: [parts[0].t0; D],
+        };
+        let mut corners = [zero; 16];
+        for (i, corner) in corners.iter_mut().enumerate().take(1 << D) {
+            let mut offsets = [parts[0].t0; D];
+            for a in 0..D {
+                offsets[a] = if i >> a & 1 == 1 {
+                    parts[a].t1
+                } else {
+                    parts[a].t0
+                };
+            }
+            *corner = K::dual(s, s.hashes(c[i], k), &offsets);
+        }
+        let mut n = 1 << D;
+        for a in 0..D {
+            n /= 2;
+            for i in 0..n {
+                corners[i] = lerp_dual(
+                    parts[a].fade,
+                    dt[a],
+                    a,
+                    &corners[2 * i],
+                    &corners[2 * i + 1],
+                );
+            }
+        }
+        s.set_part(&mut out, k, s.canonical_nan(corners[0].v));
+        for a in 0..D {
+            s.set_part(&mut dout[a], k, s.canonical_nan(corners[0].d[a]));
+        }
+    });
+    (out, dout)
+}
+
+/// Stage 2 for `D` axes: the value, and the value with its derivatives.
+/// Kernels avoid closures, `Fn` calls and `array::map`: those are compiled
+/// without the shim's target features and need not inline, leaving every
+/// intrinsic an out-of-line call.
+pub trait Dims<const D: usize> {
+    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, axes: &[Axis<S>; D]) -> S::F;
+    fn eval_grad<S: Simd, K: Kind>(
+        s: S,
+        p: &S::Perm<'_>,
+        curve: Fade,
+        axes: &[Axis<S>; D],
+    ) -> (S::F, [S::F; D]);
+}
+
+/// The lattice noise of each dimension, as [`Dims`].
+pub struct Noise;
 
 impl Dims<1> for Noise {
     #[inline(always)]
-    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, [x]: &[Axis<S>; 1]) -> S::F {
-        noise1_axes(s, p, x)
+    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, [x]: &[Axis<S>; 1]) -> S::F {
+        noise1_axes::<S, K>(s, p, x)
+    }
+    #[inline(always)]
+    fn eval_grad<S: Simd, K: Kind>(
+        s: S,
+        p: &S::Perm<'_>,
+        curve: Fade,
+        a: &[Axis<S>; 1],
+    ) -> (S::F, [S::F; 1]) {
+        let c = [s.perm(p, a[0].c0), s.perm(p, a[0].c1)];
+        blend_grad::<S, K, 1>(s, curve, a, &c)
     }
 }
 impl Dims<2> for Noise {
     #[inline(always)]
-    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, [x, y]: &[Axis<S>; 2]) -> S::F {
-        noise2_axes(s, p, x, y)
+    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, [x, y]: &[Axis<S>; 2]) -> S::F {
+        noise2_axes::<S, K>(s, p, x, y)
+    }
+    #[inline(always)]
+    fn eval_grad<S: Simd, K: Kind>(
+        s: S,
+        p: &S::Perm<'_>,
+        curve: Fade,
+        a: &[Axis<S>; 2],
+    ) -> (S::F, [S::F; 2]) {
+        let c = square_hashes(s, p, &a[0], &a[1]);
+        blend_grad::<S, K, 2>(s, curve, a, &c)
     }
 }
 impl Dims<3> for Noise {
     #[inline(always)]
-    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, [x, y, z]: &[Axis<S>; 3]) -> S::F {
-        noise3_axes(s, p, x, y, z)
+    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, [x, y, z]: &[Axis<S>; 3]) -> S::F {
+        noise3_axes::<S, K>(s, p, x, y, z)
+    }
+    #[inline(always)]
+    fn eval_grad<S: Simd, K: Kind>(
+        s: S,
+        p: &S::Perm<'_>,
+        curve: Fade,
+        a: &[Axis<S>; 3],
+    ) -> (S::F, [S::F; 3]) {
+        let c = cube_hashes(s, p, &a[0], &a[1], &a[2]);
+        blend_grad::<S, K, 3>(s, curve, a, &c)
     }
 }
 impl Dims<4> for Noise {
     #[inline(always)]
-    fn eval<S: Simd>(s: S, p: &S::Perm<'_>, [x, y, z, w]: &[Axis<S>; 4]) -> S::F {
-        noise4_axes(s, p, x, y, z, w)
+    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, a: &[Axis<S>; 4]) -> S::F {
+        noise4_axes::<S, K>(s, p, a)
+    }
+    #[inline(always)]
+    fn eval_grad<S: Simd, K: Kind>(
+        s: S,
+        p: &S::Perm<'_>,
+        curve: Fade,
+        a: &[Axis<S>; 4],
+    ) -> (S::F, [S::F; 4]) {
+        let c = hypercube_hashes(s, p, a);
+        blend_grad::<S, K, 4>(s, curve, a, &c)
     }
 }
 
@@ -427,74 +675,8 @@ pub(crate) fn store_step<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
     }
 }
 
-/// Stage 1 in `f32` for every axis of a step loaded at `at`.
-#[inline(always)]
-fn axes_f32<S: Simd, const D: usize>(s: S, inputs: &[&[f32]; D], at: usize) -> [Axis<S>; D] {
-    let first = axis(s, s.load(&inputs[0][at..at + S::LANES]));
-    let mut axes = [first; D];
-    for d in 1..D {
-        axes[d] = axis(s, s.load(&inputs[d][at..at + S::LANES]));
-    }
-    axes
-}
-
-/// `out[i] = noise(inputs[..][i])` for `f32` coordinates without a period:
-/// stage 1 in vector `f32`. Full steps, then the remainder once more on a
-/// zero-padded copy, through the same code.
-pub(crate) struct FillF32<'a, const D: usize> {
-    pub(crate) table: &'a PermTable,
-    pub(crate) inputs: [&'a [f32]; D],
-    pub(crate) out: &'a mut [f32],
-}
-
-impl<const D: usize> Job for FillF32<'_, D>
-where
-    Noise: Dims<D>,
-{
-    type Output = ();
-
-    #[inline(always)]
-    fn run<S: Simd>(self, s: S) {
-        let (p, inputs, out) = (s.perm_table(self.table), self.inputs, self.out);
-        let n = S::LANES;
-        let full = out.len() - out.len() % n;
-        let (body, tail) = out.split_at_mut(full);
-        for (k, dst) in body.chunks_exact_mut(n).enumerate() {
-            s.store(Noise::eval(s, &p, &axes_f32(s, &inputs, k * n)), dst);
-        }
-        if !tail.is_empty() {
-            let mut padded = [[0.0f32; MAX_LANES]; D];
-            let mut padded_inputs: [&[f32]; D] = [&[]; D];
-            for d in 0..D {
-                padded[d][..tail.len()].copy_from_slice(&inputs[d][full..]);
-            }
-            for d in 0..D {
-                padded_inputs[d] = &padded[d];
-            }
-            store_step(s, Noise::eval(s, &p, &axes_f32(s, &padded_inputs, 0)), tail);
-        }
-    }
-}
-
-/// A coordinate type the staged path accepts.
-pub(crate) trait Coord: Copy {
-    fn to_f64(self) -> f64;
-}
-impl Coord for f32 {
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        f64::from(self)
-    }
-}
-impl Coord for f64 {
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self
-    }
-}
-
 /// Ken's table repeats every 256 cells: the period of an axis without one.
-pub(crate) const NATURAL_PERIOD: u32 = 256;
+pub(crate) const NATURAL_PERIOD: u64 = 256;
 
 /// Stage 1 for one coordinate, in `f64`: the lattice cell `floor(c) mod
 /// period`, its upper neighbour `(cell + 1) mod period` (both then mod 256 for
@@ -504,7 +686,7 @@ pub(crate) const NATURAL_PERIOD: u32 = 256;
 /// vector `f32` stage 1 gives: the `f64` difference is exact and rounds to the
 /// same `f32`, and both cells are `floor(c) mod 256` exactly.
 #[inline(always)]
-pub(crate) fn stage1(c: f64, period: u32) -> (u8, u8, f32) {
+pub(crate) fn stage1(c: f64, period: u64) -> (u8, u8, f32) {
     let floor = c.floor();
     let offset = (c - floor) as f32;
     let cell = lattice_mod(floor, period);
@@ -513,142 +695,53 @@ pub(crate) fn stage1(c: f64, period: u32) -> (u8, u8, f32) {
 }
 
 /// `floor mod period` for an integral `floor`, exactly; 0 for NaN and ±inf.
+/// `period` is at most 2⁶² (fractal octaves scale periods, saturating there).
 #[inline(always)]
-fn lattice_mod(floor: f64, period: u32) -> u32 {
+fn lattice_mod(floor: f64, period: u64) -> u64 {
     /// 2⁶³: the first magnitude `as i64` saturates at.
     const I64_RANGE: f64 = 9_223_372_036_854_775_808.0;
     if floor.abs() < I64_RANGE {
         let i = floor as i64;
         if period == NATURAL_PERIOD {
-            (i & 255) as u32
+            (i & 255) as u64
         } else {
-            i.rem_euclid(i64::from(period)) as u32
+            i.rem_euclid(period as i64) as u64
         }
     } else if floor.is_finite() {
         // fmod is exact; |floor| ≥ 2⁶³ is an integer multiple of 2¹¹.
-        floor.rem_euclid(f64::from(period)) as u32
+        floor.rem_euclid(period as f64) as u64
     } else {
         0
     }
 }
 
-/// `out[i] = noise(inputs[..][i])` with stage 1 computed per point in `f64`
-/// (any [`Coord`], any periods), then stage 2 in vectors. Used by the `f64`
-/// entry points and by periodic noise.
-pub(crate) struct FillStaged<'a, T, const D: usize> {
-    pub(crate) table: &'a PermTable,
-    pub(crate) periods: [u32; 4],
-    pub(crate) inputs: [&'a [T]; D],
-    pub(crate) out: &'a mut [f32],
-}
-
-impl<T: Coord, const D: usize> Job for FillStaged<'_, T, D>
-where
-    Noise: Dims<D>,
-{
-    type Output = ();
-
-    #[inline(always)]
-    fn run<S: Simd>(self, s: S) {
-        let (p, inputs, out) = (s.perm_table(self.table), self.inputs, self.out);
-        let n = S::LANES;
-        let mut c0 = [[0u8; MAX_LANES]; D];
-        let mut c1 = [[0u8; MAX_LANES]; D];
-        let mut t0 = [[0.0f32; MAX_LANES]; D];
-        for (k, dst) in out.chunks_mut(n).enumerate() {
-            let at = k * n;
-            for d in 0..D {
-                let period = self.periods[d];
-                for i in 0..n {
-                    // Padding lanes of a partial step sit at 0.
-                    let c = if i < dst.len() {
-                        inputs[d][at + i].to_f64()
-                    } else {
-                        0.0
-                    };
-                    (c0[d][i], c1[d][i], t0[d][i]) = stage1(c, period);
-                }
-            }
-            let axes = staged_axes(s, &c0, &c1, &t0);
-            let r = Noise::eval(s, &p, &axes);
-            store_step(s, r, dst);
-        }
-    }
-}
-
+/// Stage 1 results (cells, next cells, offsets) of one axis as a vector
+/// axis; the offset minus one and the fade are computed as in [`axis`].
 #[inline(always)]
-fn staged_axis<S: Simd>(s: S, c0: &[u8], c1: &[u8], t0: &[f32]) -> Axis<S> {
+pub(crate) fn staged_axis<S: Simd>(s: S, c0: &[u8], c1: &[u8], t0: &[f32], curve: Fade) -> Axis<S> {
     let t = s.load(t0);
     Axis {
         c0: s.load_cells(c0),
         c1: s.load_cells(c1),
         t0: t,
         t1: t - s.splat(1.0),
-        fade: fade(s, t),
+        fade: fade(s, curve, t),
     }
-}
-
-/// Stage 1 results (cells, next cells, offsets per axis) as vector axes; the
-/// offset minus one and the fade are computed here exactly as in [`axis`].
-#[inline(always)]
-pub(crate) fn staged_axes<S: Simd, const D: usize>(
-    s: S,
-    c0: &[[u8; MAX_LANES]; D],
-    c1: &[[u8; MAX_LANES]; D],
-    t0: &[[f32; MAX_LANES]; D],
-) -> [Axis<S>; D] {
-    let mut axes = [staged_axis(s, &c0[0], &c1[0], &t0[0]); D];
-    for d in 1..D {
-        axes[d] = staged_axis(s, &c0[d], &c1[d], &t0[d]);
-    }
-    axes
-}
-
-/// One `f32` point through stage 1 and 2 at backend `s` (the scalar path).
-#[inline(always)]
-pub(crate) fn point_f32<S: Simd, const D: usize>(s: S, p: &S::Perm<'_>, c: [S::F; D]) -> S::F
-where
-    Noise: Dims<D>,
-{
-    let mut axes = [axis(s, c[0]); D];
-    for d in 1..D {
-        axes[d] = axis(s, c[d]);
-    }
-    Noise::eval(s, p, &axes)
-}
-
-/// One point with stage 1 in `f64` (periodic noise, scalar path).
-#[inline(always)]
-pub(crate) fn point_staged<const D: usize>(
-    s: Scalar,
-    p: &<Scalar as Simd>::Perm<'_>,
-    periods: &[u32; 4],
-    c: [f64; D],
-) -> f32
-where
-    Noise: Dims<D>,
-{
-    let mut c0 = [[0u8; MAX_LANES]; D];
-    let mut c1 = [[0u8; MAX_LANES]; D];
-    let mut t0 = [[0.0f32; MAX_LANES]; D];
-    for d in 0..D {
-        (c0[d][0], c1[d][0], t0[d][0]) = stage1(c[d], periods[d]);
-    }
-    Noise::eval(s, p, &staged_axes(s, &c0, &c1, &t0))
 }
 
 /// Stage 1 of every sample of one grid axis (computed once per fill, in
 /// `f64`, by [`stage1`]), padded with zeros to a whole number of steps.
 pub(crate) struct AxisSamples {
-    len: usize,
-    c0: Vec<u8>,
-    c1: Vec<u8>,
-    t0: Vec<f32>,
+    pub(crate) len: usize,
+    pub(crate) c0: Vec<u8>,
+    pub(crate) c1: Vec<u8>,
+    pub(crate) t0: Vec<f32>,
 }
 
 impl AxisSamples {
-    /// Samples `coord(0..len)` of an axis with period `period`.
-    pub(crate) fn new(len: usize, period: u32, coord: impl Fn(usize) -> f64) -> AxisSamples {
+    /// Stage 1 of the positions `coords` on an axis with period `period`.
+    pub(crate) fn new(coords: &[f64], period: u64) -> AxisSamples {
+        let len = coords.len();
         let padded = len.div_ceil(MAX_LANES) * MAX_LANES;
         let mut a = AxisSamples {
             len,
@@ -656,22 +749,22 @@ impl AxisSamples {
             c1: vec![0; padded],
             t0: vec![0.0; padded],
         };
-        for i in 0..len {
-            (a.c0[i], a.c1[i], a.t0[i]) = stage1(coord(i), period);
+        for (i, &c) in coords.iter().enumerate() {
+            (a.c0[i], a.c1[i], a.t0[i]) = stage1(c, period);
         }
         a
     }
 
     /// Sample `i` as the same value on every lane.
     #[inline(always)]
-    fn splat<S: Simd>(&self, s: S, i: usize) -> Axis<S> {
+    fn splat<S: Simd>(&self, s: S, i: usize, curve: Fade) -> Axis<S> {
         let t = s.splat(self.t0[i]);
         Axis {
             c0: s.splat_i(i32::from(self.c0[i])),
             c1: s.splat_i(i32::from(self.c1[i])),
             t0: t,
             t1: t - s.splat(1.0),
-            fade: fade(s, t),
+            fade: fade(s, curve, t),
         }
     }
 }
@@ -679,15 +772,18 @@ impl AxisSamples {
 /// Rows `first_row..` of a grid (as many as `out` holds): row `r` is the run
 /// of x samples at the other axes' indices `r` in mixed radix (y fastest).
 /// Stage 2 sees the x axis from its samples and the other axes broadcast, so
-/// every sample is computed exactly as `FillStaged` computes that point.
-pub(crate) struct FillGridRows<'a, const D: usize> {
+/// every sample is computed exactly as the `f64` point path computes it.
+pub(crate) struct FillGridRows<'a, K, const D: usize> {
     pub(crate) table: &'a PermTable,
+    pub(crate) curve: Fade,
+    /// The corner kind (a zero-sized marker).
+    pub(crate) _kind: K,
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) first_row: usize,
     pub(crate) out: &'a mut [f32],
 }
 
-impl<const D: usize> Job for FillGridRows<'_, D>
+impl<K: Kind, const D: usize> Job for FillGridRows<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -695,22 +791,22 @@ where
 
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
-        let (p, axes) = (s.perm_table(self.table), self.axes);
+        let (p, axes, curve) = (s.perm_table(self.table), self.axes, self.curve);
         let (n, x) = (S::LANES, axes[0]);
         if x.len == 0 {
             return;
         }
         for (r, row) in self.out.chunks_exact_mut(x.len).enumerate() {
-            let mut all = [x.splat(s, 0); D];
+            let mut all = [x.splat(s, 0, curve); D];
             let mut rest = self.first_row + r;
             for d in 1..D {
-                all[d] = axes[d].splat(s, rest % axes[d].len);
+                all[d] = axes[d].splat(s, rest % axes[d].len, curve);
                 rest /= axes[d].len;
             }
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = k * n;
-                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..]);
-                let v = Noise::eval(s, &p, &all);
+                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve);
+                let v = Noise::eval::<S, K>(s, &p, &all);
                 store_step(s, v, dst);
             }
         }

@@ -16,8 +16,10 @@
 //! It differs from the point path only by rounding (measured ≤ 1e-6).
 
 use super::{
-    AxisSamples, Dims, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4, Job, Noise, fade, store_step,
+    AxisSamples, Dims, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4, Job, Noise, VALUE_SCALE, store_step,
 };
+use crate::Fade;
+use crate::fade::fade;
 use crate::simd::scalar::Scalar;
 use crate::simd::{PermTable, Simd};
 
@@ -43,10 +45,10 @@ pub(crate) struct RowAxis {
 const RUN_WINDOW: usize = 32;
 
 impl RowAxis {
-    pub(crate) fn new(x: &AxisSamples) -> RowAxis {
+    pub(crate) fn new(x: &AxisSamples, curve: Fade) -> RowAxis {
         let t0 = x.t0.clone();
         let x1 = t0.iter().map(|t| t - 1.0).collect();
-        let u = t0.iter().map(|&t| fade(Scalar, t)).collect();
+        let u = t0.iter().map(|&t| fade(Scalar, curve, t)).collect();
         let mut runs = Vec::new();
         let mut run_of = vec![0u32; t0.len()];
         for (i, run) in run_of.iter_mut().enumerate().take(x.len) {
@@ -75,13 +77,13 @@ pub(crate) struct CornerWeights {
     offsets: [[f64; 2]; 3],
 }
 
-fn corner_weights<const D: usize>(others: &[(u8, u8, f32); 3]) -> CornerWeights {
+fn corner_weights<const D: usize>(others: &[(u8, u8, f32); 3], curve: Fade) -> CornerWeights {
     let mut w = CornerWeights {
         weight: [1.0; 8],
         offsets: [[0.0; 2]; 3],
     };
     for (axis, &(_, _, t0)) in others.iter().enumerate().take(D - 1) {
-        let f = f64::from(fade(Scalar, t0));
+        let f = f64::from(fade(Scalar, curve, t0));
         w.offsets[axis] = [f64::from(t0), f64::from(t0) - 1.0];
         for (corner, weight) in w.weight.iter_mut().enumerate() {
             *weight *= if corner >> axis & 1 == 1 { f } else { 1.0 - f };
@@ -93,12 +95,14 @@ fn corner_weights<const D: usize>(others: &[(u8, u8, f32); 3]) -> CornerWeights 
 /// The contribution `[A, B]` of one x lattice plane (cell byte `x_cell`) on
 /// one row: `Σ W·GX[h]` and `Σ W·(GY[h]·y + GZ[h]·z + …)` over the corners of
 /// the other axes. A run's coefficients are `[A0, B0]` of its lower plane and
-/// `[A1, B1]` of its upper plane.
+/// `[A1, B1]` of its upper plane. Value noise (`value`) has `A = 0` and
+/// `B = Σ W·height(h)`.
 fn plane<const D: usize>(
     perm: &[u8; 256],
     x_cell: u8,
     others: &[(u8, u8, f32); 3],
     w: &CornerWeights,
+    value: bool,
 ) -> [f32; 2] {
     // Corner hashes, one axis at a time: bit `a` of a corner = far on axis a.
     let mut hash = [0u8; 8];
@@ -114,6 +118,10 @@ fn plane<const D: usize>(
     for (corner, &h) in hash.iter().enumerate().take(1 << (D - 1)) {
         // 2D is the z = 0 slice of 3D: one more step, adding Z = 0.
         let h = usize::from(if D == 2 { perm[usize::from(h)] } else { h });
+        if value {
+            b += w.weight[corner] * f64::from(h as f32 * VALUE_SCALE - 1.0);
+            continue;
+        }
         let mut rest = 0.0f64;
         for axis in 0..D - 1 {
             let far = corner >> axis & 1;
@@ -137,6 +145,9 @@ fn gradient<const D: usize>(h: usize, axis: usize) -> f64 {
 /// Rows `first_row..` of a grid by coefficients (see the module docs).
 pub(crate) struct FillRowsByCells<'a, const D: usize> {
     pub(crate) table: &'a PermTable,
+    pub(crate) curve: Fade,
+    /// Value noise (else gradient noise).
+    pub(crate) value: bool,
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) x: &'a RowAxis,
     pub(crate) first_row: usize,
@@ -192,16 +203,16 @@ where
                     rest /= a.len;
                     others[d - 1] = (a.c0[i], a.c1[i], a.t0[i]);
                 }
-                let weights = corner_weights::<D>(&others);
+                let weights = corner_weights::<D>(&others, self.curve);
                 let coeff = &mut coeff[r % 2];
                 // Neighbouring runs share a plane: reuse the upper one.
                 let mut upper: Option<(u8, [f32; 2])> = None;
                 for (run, &(_, [lo, hi])) in x.runs.iter().enumerate() {
                     let low = match upper {
                         Some((cell, ab)) if cell == lo => ab,
-                        _ => plane::<D>(&self.table.bytes, lo, &others, &weights),
+                        _ => plane::<D>(&self.table.bytes, lo, &others, &weights, self.value),
                     };
-                    let high = plane::<D>(&self.table.bytes, hi, &others, &weights);
+                    let high = plane::<D>(&self.table.bytes, hi, &others, &weights, self.value);
                     upper = Some((hi, high));
                     for (values, c) in coeff.iter_mut().zip([low[0], low[1], high[0], high[1]]) {
                         values[run] = c;

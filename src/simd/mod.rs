@@ -19,6 +19,8 @@
 //!   lanes are only ever used mod 256 (vector backends keep them in bytes).
 //! - [`Simd::table16`] / [`Simd::table32`] return `t[h mod 16]` / `t[h mod 32]`;
 //!   [`Simd::units16`] / [`Simd::units32`] the same for tables of −1, 0, 1 only.
+//! - [`Simd::min`] / [`Simd::max`] are `a < b ? a : b` / `a > b ? a : b`
+//!   (x86 semantics: the second operand when either is NaN).
 //! - [`Simd::canonical_nan`] replaces every NaN by `f32::NAN` (payloads of
 //!   NaNs differ between instruction forms; the canonical one does not).
 
@@ -36,7 +38,7 @@ pub(crate) const MAX_LANES: usize = 64;
 /// backend loads it as four registers).
 #[derive(Clone, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub(crate) struct PermTable {
+pub struct PermTable {
     pub(crate) bytes: [u8; 256],
 }
 
@@ -57,7 +59,7 @@ impl PermTable {
 /// are bytes in the vector backends, so one permute serves every part);
 /// the float work of stage 2 runs one part at a time, which keeps it inside
 /// the register file.
-pub(crate) trait Simd: Copy {
+pub trait Simd: Copy {
     /// Points per step.
     const LANES: usize;
     /// Float registers per step.
@@ -106,6 +108,15 @@ pub(crate) trait Simd: Copy {
         self.table32(t, h)
     }
     fn canonical_nan(self, v: Self::P) -> Self::P;
+    /// `h mod 256` as a float (0.0..=255.0), per lane.
+    fn byte_value(self, h: Self::H) -> Self::P;
+    /// `|v|` (clears the sign bit; NaN stays NaN).
+    fn abs(self, v: Self::F) -> Self::F;
+    /// `if a < b { a } else { b }` per lane (x86 `minps`: `b` when unordered,
+    /// so a NaN in `b` survives).
+    fn min(self, a: Self::F, b: Self::F) -> Self::F;
+    /// `if a > b { a } else { b }` per lane (x86 `maxps`: `b` when unordered).
+    fn max(self, a: Self::F, b: Self::F) -> Self::F;
     /// `dst.copy_from_slice(src)`, with non-temporal stores where the backend
     /// has them (large outputs: no read-for-ownership of each cache line).
     /// Call [`Simd::store_fence`] before the data is shared.

@@ -95,4 +95,20 @@ impl Simd for Portable {
     fn canonical_nan(self, v: f32x8) -> f32x8 {
         v.simd_eq(v).select(v, f32x8::splat(f32::NAN))
     }
+    #[inline(always)]
+    fn byte_value(self, h: i32x8) -> f32x8 {
+        (h & i32x8::splat(255)).round_float()
+    }
+    #[inline(always)]
+    fn abs(self, v: f32x8) -> f32x8 {
+        v.abs()
+    }
+    #[inline(always)]
+    fn min(self, a: f32x8, b: f32x8) -> f32x8 {
+        a.simd_lt(b).select(a, b)
+    }
+    #[inline(always)]
+    fn max(self, a: f32x8, b: f32x8) -> f32x8 {
+        a.simd_gt(b).select(a, b)
+    }
 }

@@ -85,4 +85,20 @@ impl Simd for Scalar {
     fn canonical_nan(self, v: f32) -> f32 {
         if v.is_nan() { f32::NAN } else { v }
     }
+    #[inline(always)]
+    fn byte_value(self, h: i32) -> f32 {
+        (h & 255) as f32
+    }
+    #[inline(always)]
+    fn abs(self, v: f32) -> f32 {
+        v.abs()
+    }
+    #[inline(always)]
+    fn min(self, a: f32, b: f32) -> f32 {
+        if a < b { a } else { b }
+    }
+    #[inline(always)]
+    fn max(self, a: f32, b: f32) -> f32 {
+        if a > b { a } else { b }
+    }
 }

@@ -331,4 +331,41 @@ impl Simd for Avx2 {
             _mm256_blendv_ps(_mm256_set1_ps(f32::NAN), v.0, ordered)
         })
     }
+    #[inline(always)]
+    fn byte_value(self, h: PartHashes) -> F32x8 {
+        // SAFETY: the token proves AVX2. Bytes 8k..8k + 8 zero-extended.
+        F32x8(unsafe {
+            let half = if h.k < 2 {
+                _mm256_castsi256_si128(h.bytes)
+            } else {
+                _mm256_extracti128_si256::<1>(h.bytes)
+            };
+            let quarter = if h.k & 1 == 0 {
+                half
+            } else {
+                _mm_unpackhi_epi64(half, half)
+            };
+            _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(quarter))
+        })
+    }
+    #[inline(always)]
+    fn abs(self, v: F32x32) -> F32x32 {
+        let v = v.0;
+        // SAFETY: the token proves AVX2 (vandnps is AVX).
+        F32x32(each_vector!(|k| unsafe {
+            _mm256_andnot_ps(_mm256_set1_ps(-0.0), v[k])
+        }))
+    }
+    #[inline(always)]
+    fn min(self, a: F32x32, b: F32x32) -> F32x32 {
+        let (a, b) = (a.0, b.0);
+        // SAFETY: the token proves AVX2 (vminps is AVX).
+        F32x32(each_vector!(|k| unsafe { _mm256_min_ps(a[k], b[k]) }))
+    }
+    #[inline(always)]
+    fn max(self, a: F32x32, b: F32x32) -> F32x32 {
+        let (a, b) = (a.0, b.0);
+        // SAFETY: the token proves AVX2 (vmaxps is AVX).
+        F32x32(each_vector!(|k| unsafe { _mm256_max_ps(a[k], b[k]) }))
+    }
 }

@@ -280,4 +280,32 @@ impl Simd for Avx512 {
             _mm512_mask_blend_ps(unordered, v.0, _mm512_set1_ps(f32::NAN))
         })
     }
+    #[inline(always)]
+    fn byte_value(self, h: __m512i) -> F32x16 {
+        // SAFETY: the token proves AVX-512F. The hash is each dword's low byte.
+        F32x16(unsafe { _mm512_cvtepi32_ps(_mm512_and_si512(h, _mm512_set1_epi32(255))) })
+    }
+    #[inline(always)]
+    fn abs(self, v: F32x64) -> F32x64 {
+        let v = v.0;
+        // SAFETY: the token proves AVX-512F (vpandd on the float bits).
+        F32x64(each_vector!(|k| unsafe {
+            _mm512_castsi512_ps(_mm512_and_si512(
+                _mm512_castps_si512(v[k]),
+                _mm512_set1_epi32(i32::MAX),
+            ))
+        }))
+    }
+    #[inline(always)]
+    fn min(self, a: F32x64, b: F32x64) -> F32x64 {
+        let (a, b) = (a.0, b.0);
+        // SAFETY: the token proves AVX-512F.
+        F32x64(each_vector!(|k| unsafe { _mm512_min_ps(a[k], b[k]) }))
+    }
+    #[inline(always)]
+    fn max(self, a: F32x64, b: F32x64) -> F32x64 {
+        let (a, b) = (a.0, b.0);
+        // SAFETY: the token proves AVX-512F.
+        F32x64(each_vector!(|k| unsafe { _mm512_max_ps(a[k], b[k]) }))
+    }
 }

@@ -1,0 +1,120 @@
+//! [`Fade`]: the interpolation curve between lattice points, and the
+//! polynomials (fades, their slopes, `sin`) the kernels evaluate with `+ − ×`
+//! only, so that every backend rounds them identically.
+
+use crate::simd::Simd;
+
+/// How a lattice noise blends its corners: the curve `fade(t)` applied to
+/// the offset `t ∈ [0, 1]` inside a cell before each linear interpolation.
+///
+/// Every curve maps 0 to 0 and 1 to 1 and is symmetric; they differ in how
+/// smoothly cells join (what a lighting or erosion step sees).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Fade {
+    /// `6t⁵ − 15t⁴ + 10t³` (Ken Perlin 2002): first and second derivatives
+    /// vanish at lattice points, so normals are continuous. The default.
+    #[default]
+    Quintic,
+    /// Smoothstep `3t² − 2t³` (Perlin 1985): first derivative vanishes at
+    /// lattice points; the second jumps (visible creases in lit terrain).
+    Cubic,
+    /// `(1 − cos πt) / 2` (the classic value-noise curve): first derivative
+    /// vanishes at lattice points. Evaluated by a polynomial within 1e-7.
+    Cosine,
+    /// `t`: plain multilinear interpolation (value noise's cheapest form);
+    /// the field is continuous but its derivative jumps at cell faces.
+    Linear,
+}
+
+impl Fade {
+    /// All curves, in declaration order.
+    pub const ALL: [Fade; 4] = [Fade::Quintic, Fade::Cubic, Fade::Cosine, Fade::Linear];
+}
+
+/// Taylor coefficients of `sin(πu)` (odd powers 1..=13): for |u| ≤ ½ the
+/// truncation error is below 1e-9, under `f32` rounding.
+const SIN_PI: [f32; 7] = [
+    std::f32::consts::PI,
+    -5.167_712_8,
+    2.550_164,
+    -0.599_264_5,
+    0.082_145_89,
+    -0.007_370_431,
+    0.000_466_302_8,
+];
+
+/// Taylor coefficients of `cos(πu)` (even powers 0..=14), for |u| ≤ ½.
+const COS_PI: [f32; 8] = [
+    1.0,
+    -4.934_802,
+    4.058_712,
+    -1.335_262_8,
+    0.235_330_63,
+    -0.025_806_89,
+    0.001_929_574_3,
+    -0.000_104_638_55,
+];
+
+/// `sin(πu)` for |u| ≤ ½ (Horner in u², then × u).
+#[inline(always)]
+pub(crate) fn sin_pi_reduced<S: Simd>(s: S, u: S::F) -> S::F {
+    let u2 = u * u;
+    let mut p = s.splat(SIN_PI[6]);
+    for c in SIN_PI[..6].iter().rev() {
+        p = p * u2 + s.splat(*c);
+    }
+    p * u
+}
+
+/// `cos(πu)` for |u| ≤ ½.
+#[inline(always)]
+fn cos_pi_reduced<S: Simd>(s: S, u: S::F) -> S::F {
+    let u2 = u * u;
+    let mut p = s.splat(COS_PI[7]);
+    for c in COS_PI[..7].iter().rev() {
+        p = p * u2 + s.splat(*c);
+    }
+    p
+}
+
+/// `sin(x)` for any `x`: reduced by multiples of π (the reduction is in
+/// `f32`, so the result's absolute error grows like `|x|·2⁻²⁴`; it stays in
+/// [−1, 1]). NaN and ±inf give NaN.
+#[inline(always)]
+pub(crate) fn sin<S: Simd>(s: S, x: S::F) -> S::F {
+    let y = x * s.splat(std::f32::consts::FRAC_1_PI);
+    let k = s.floor(y + s.splat(0.5));
+    let u = y - k;
+    // (−1)^k from the parity of k: k/2 − floor(k/2) is 0 or ½.
+    let half = k * s.splat(0.5);
+    let parity = half - s.floor(half);
+    let sign = s.splat(1.0) - parity * s.splat(4.0);
+    // |u| ≤ ½ up to rounding; clamp so the polynomial stays in its range.
+    let u = s.max(s.splat(-0.5), s.min(s.splat(0.5), u));
+    sin_pi_reduced(s, u) * sign
+}
+
+/// `fade(t)` for `t ∈ [0, 1]`.
+#[inline(always)]
+pub(crate) fn fade<S: Simd>(s: S, kind: Fade, t: S::F) -> S::F {
+    match kind {
+        Fade::Quintic => {
+            let t3 = t * t * t;
+            t3 * (t * (t * s.splat(6.0) - s.splat(15.0)) + s.splat(10.0))
+        }
+        Fade::Cubic => t * t * (s.splat(3.0) - t * s.splat(2.0)),
+        Fade::Cosine => s.splat(0.5) + s.splat(0.5) * sin_pi_reduced(s, t - s.splat(0.5)),
+        Fade::Linear => t,
+    }
+}
+
+/// `fade′(t)`, the slope of the curve, for `t ∈ [0, 1]`.
+#[inline(always)]
+pub(crate) fn fade_slope<S: Simd>(s: S, kind: Fade, t: S::F) -> S::F {
+    match kind {
+        Fade::Quintic => t * t * (t * (t * s.splat(30.0) - s.splat(60.0)) + s.splat(30.0)),
+        Fade::Cubic => t * (s.splat(6.0) - t * s.splat(6.0)),
+        Fade::Cosine => s.splat(std::f32::consts::FRAC_PI_2) * cos_pi_reduced(s, t - s.splat(0.5)),
+        Fade::Linear => s.splat(1.0),
+    }
+}

@@ -1,0 +1,649 @@
+//! The kernel-side interface every noise source implements ([`Field`]), the
+//! coordinate steps it is evaluated on ([`Coords`]), and the jobs and
+//! drivers that run any field over points and grids.
+//!
+//! A field is evaluated one kernel step at a time: `eval` receives a step of
+//! coordinates and returns a step of values. Lattice noises (`Perlin`,
+//! `Value`) run stage 1 and stage 2 on them; fractal combinators transform
+//! the coordinates per octave and call their source's `eval`, so a nested
+//! combination is one inlined loop inside one `#[target_feature]` shim, and
+//! every level computes the same bits.
+//!
+//! Grids are filled by rows: [`Field::plan`] precomputes per-axis work once
+//! per fill (for a lattice: stage 1 of every sample; for a fractal: each
+//! octave's plan on its scaled axes), and [`Field::fill_rows`] fills whole
+//! rows, so tiles and windows of whole rows give the same bits.
+//!
+//! The traits here are public but unnameable outside the crate: they are the
+//! sealed supertraits of [`crate::Source`] and [`crate::Differentiable`].
+
+use crate::error::check_lengths;
+use crate::grid::Grid;
+use crate::kernel::{Axis, Dims, Noise, axis, stage1, staged_axis, store_step};
+use crate::simd::scalar::Scalar;
+use crate::simd::{Job, MAX_LANES, Simd, dispatch};
+use crate::{Error, Fade, Level};
+use rayon::prelude::*;
+
+/// Samples per rayon tile of a parallel grid fill: 64 Ki samples, 256 KiB of
+/// output, so a tile's output and its row data stay in a core's L2 cache
+/// while enough tiles remain to balance threads.
+const TILE_SAMPLES: usize = 1 << 16;
+
+/// Grids of at least this many samples (16 MiB of output) stream their rows.
+const STREAMING_SAMPLES: usize = 1 << 22;
+
+/// A step of `S::LANES` points in `D` dimensions, as a field receives it.
+pub trait Coords<S: Simd, const D: usize>: Copy {
+    /// `c · scale + offset[axis]` on every axis (an octave's coordinates),
+    /// in this representation's precision.
+    fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self;
+    /// Stage 1 on every axis; `periods` (cells, per axis) when periodic.
+    fn axes(&self, s: S, periods: Option<&[u64; 4]>, curve: Fade) -> [Axis<S>; D];
+    /// The x coordinates as `f32`.
+    fn x(&self, s: S) -> S::F;
+}
+
+/// Coordinates as `f32` vectors: stage 1 in vector `f32` unless periodic.
+#[derive(Clone, Copy)]
+pub struct F32Coords<S: Simd, const D: usize>(pub [S::F; D]);
+
+impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
+    #[inline(always)]
+    fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self {
+        let f = s.splat(scale as f32);
+        let mut c = self.0;
+        for d in 0..D {
+            c[d] = c[d] * f + s.splat(offset[d] as f32);
+        }
+        F32Coords(c)
+    }
+
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // several per-axis arrays
+    fn axes(&self, s: S, periods: Option<&[u64; 4]>, curve: Fade) -> [Axis<S>; D] {
+        let mut axes = [axis(s, self.0[0], curve); D];
+        match periods {
+            None => {
+                for d in 1..D {
+                    axes[d] = axis(s, self.0[d], curve);
+                }
+            }
+            Some(periods) => {
+                // Periodic: stage 1 per point in f64 (exact for any period).
+                let mut lanes = [0.0f32; MAX_LANES];
+                let (mut c0, mut c1, mut t0) =
+                    ([0u8; MAX_LANES], [0u8; MAX_LANES], [0.0f32; MAX_LANES]);
+                for d in 0..D {
+                    s.store(self.0[d], &mut lanes[..S::LANES]);
+                    for i in 0..S::LANES {
+                        (c0[i], c1[i], t0[i]) = stage1(f64::from(lanes[i]), periods[d]);
+                    }
+                    axes[d] = staged_axis(s, &c0, &c1, &t0, curve);
+                }
+            }
+        }
+        axes
+    }
+
+    #[inline(always)]
+    fn x(&self, _: S) -> S::F {
+        self.0[0]
+    }
+}
+
+/// Coordinates as `f64` per lane: stage 1 per point in `f64` (exact far from
+/// the origin), then vectors.
+#[derive(Clone, Copy)]
+pub struct F64Coords<const D: usize>(pub [[f64; MAX_LANES]; D]);
+
+impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
+    #[inline(always)]
+    fn affine(&self, _: S, scale: f64, offset: &[f64; 4]) -> Self {
+        let mut c = self.0;
+        for d in 0..D {
+            for v in &mut c[d][..S::LANES] {
+                *v = *v * scale + offset[d];
+            }
+        }
+        F64Coords(c)
+    }
+
+    #[inline(always)]
+    fn axes(&self, s: S, periods: Option<&[u64; 4]>, curve: Fade) -> [Axis<S>; D] {
+        let (mut c0, mut c1, mut t0) = ([0u8; MAX_LANES], [0u8; MAX_LANES], [0.0f32; MAX_LANES]);
+        let mut axes = [axis(s, s.splat(0.0), curve); D];
+        for d in 0..D {
+            let period = periods.map_or(crate::kernel::NATURAL_PERIOD, |p| p[d]);
+            for i in 0..S::LANES {
+                (c0[i], c1[i], t0[i]) = stage1(self.0[d][i], period);
+            }
+            axes[d] = staged_axis(s, &c0, &c1, &t0, curve);
+        }
+        axes
+    }
+
+    #[inline(always)]
+    fn x(&self, s: S) -> S::F {
+        let mut lanes = [0.0f32; MAX_LANES];
+        for (l, &c) in lanes.iter_mut().zip(&self.0[0][..S::LANES]) {
+            *l = c as f32;
+        }
+        s.load(&lanes[..S::LANES])
+    }
+}
+
+/// One grid axis as a field sees it: every sample's position (global
+/// indices applied) and the distance between samples.
+#[derive(Clone, Debug)]
+pub struct GridAxis {
+    pub(crate) coords: Vec<f64>,
+    pub(crate) step: f64,
+}
+
+impl GridAxis {
+    /// The axis after an octave's `c · scale + offset` (computed in `f64`
+    /// exactly as [`F64Coords::affine`] computes it).
+    pub(crate) fn affine(&self, scale: f64, offset: f64) -> GridAxis {
+        GridAxis {
+            coords: self.coords.iter().map(|&c| c * scale + offset).collect(),
+            step: self.step * scale,
+        }
+    }
+}
+
+/// The kernel-side interface of a noise source. See the module docs.
+pub trait Field: Clone + Send + Sync + std::fmt::Debug {
+    /// What a kernel loads once per call (e.g. the permutation in registers).
+    type Ready<'a, S: Simd>: Copy
+    where
+        Self: 'a;
+    /// Per-fill grid precomputation.
+    type Plan: Send + Sync;
+
+    fn ready<S: Simd>(&self, s: S) -> Self::Ready<'_, S>;
+
+    /// The field at one step of points. `period_scale` multiplies the periods
+    /// of periodic lattices (fractal octaves of integer lacunarity).
+    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> S::F
+    where
+        Noise: Dims<D>;
+
+    /// The level batch calls run at.
+    fn run_level(&self) -> Level;
+    /// Sets the level (already checked to be available).
+    fn set_level(&mut self, level: Level);
+    /// `Err` when the field's parameters are invalid (it then computes nothing).
+    fn validate(&self) -> Result<(), Error>;
+    /// An interval that contains every output of `dimension`-D noise at
+    /// finite inputs.
+    fn output_bounds(&self, dimension: usize) -> (f32, f32);
+    /// Whether a lattice inside repeats with a set period.
+    fn periodic(&self) -> bool;
+
+    fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> Self::Plan
+    where
+        Noise: Dims<D>;
+
+    /// Rows `first_row..` (as many as `out` holds) of the grid `axes` that
+    /// `plan` was made for.
+    fn fill_rows<const D: usize>(
+        &self,
+        plan: &Self::Plan,
+        axes: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        streaming: bool,
+    ) where
+        Noise: Dims<D>;
+}
+
+/// A [`Field`] with analytic derivatives.
+pub trait GradField: Field {
+    /// The field and its derivative along each axis at one step of points.
+    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> (S::F, [S::F; D])
+    where
+        Noise: Dims<D>;
+}
+
+/// A coordinate element type of the batch entry points.
+pub(crate) trait Input: Copy + Send + Sync {
+    type Step<S: Simd, const D: usize>: Coords<S, D>;
+    /// The step of `len ≤ LANES` points at `at` (padding lanes at 0).
+    fn load<S: Simd, const D: usize>(
+        s: S,
+        inputs: &[&[Self]; D],
+        at: usize,
+        len: usize,
+    ) -> Self::Step<S, D>;
+}
+
+impl Input for f32 {
+    type Step<S: Simd, const D: usize> = F32Coords<S, D>;
+    #[inline(always)]
+    fn load<S: Simd, const D: usize>(
+        s: S,
+        inputs: &[&[f32]; D],
+        at: usize,
+        len: usize,
+    ) -> F32Coords<S, D> {
+        let mut c = [s.splat(0.0); D];
+        for d in 0..D {
+            c[d] = if len == S::LANES {
+                s.load(&inputs[d][at..at + S::LANES])
+            } else {
+                let mut padded = [0.0f32; MAX_LANES];
+                padded[..len].copy_from_slice(&inputs[d][at..at + len]);
+                s.load(&padded[..S::LANES])
+            };
+        }
+        F32Coords(c)
+    }
+}
+
+impl Input for f64 {
+    type Step<S: Simd, const D: usize> = F64Coords<D>;
+    #[inline(always)]
+    fn load<S: Simd, const D: usize>(
+        _: S,
+        inputs: &[&[f64]; D],
+        at: usize,
+        len: usize,
+    ) -> F64Coords<D> {
+        let mut c = [[0.0f64; MAX_LANES]; D];
+        for d in 0..D {
+            c[d][..len].copy_from_slice(&inputs[d][at..at + len]);
+        }
+        F64Coords(c)
+    }
+}
+
+/// `out[i] = field(inputs[..][i])`: whole steps, the last one padded, all
+/// through the same code.
+struct FillPoints<'a, F, T, const D: usize> {
+    field: &'a F,
+    inputs: [&'a [T]; D],
+    out: &'a mut [f32],
+}
+
+impl<F: Field, T: Input, const D: usize> Job for FillPoints<'_, F, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let r = self.field.ready(s);
+        let n = S::LANES;
+        for (k, dst) in self.out.chunks_mut(n).enumerate() {
+            let c = T::load(s, &self.inputs, k * n, dst.len());
+            store_step(s, self.field.eval(&r, s, &c, 1), dst);
+        }
+    }
+}
+
+/// `out[i]`, `grad[a][i]` = the field and its derivatives at point `i`.
+struct FillPointsGrad<'a, F, T, const D: usize> {
+    field: &'a F,
+    inputs: [&'a [T]; D],
+    out: &'a mut [f32],
+    grad: [&'a mut [f32]; D],
+}
+
+impl<F: GradField, T: Input, const D: usize> Job for FillPointsGrad<'_, F, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let FillPointsGrad {
+            field,
+            inputs,
+            out,
+            grad,
+        } = self;
+        let r = field.ready(s);
+        let n = S::LANES;
+        for (k, dst) in out.chunks_mut(n).enumerate() {
+            let at = k * n;
+            let len = dst.len();
+            let c = T::load(s, &inputs, at, len);
+            let (v, d) = field.eval_grad(&r, s, &c, 1);
+            store_step(s, v, dst);
+            for a in 0..D {
+                store_step(s, d[a], &mut grad[a][at..at + len]);
+            }
+        }
+    }
+}
+
+/// One point through the scalar backend (`NaN` if the field is invalid).
+pub(crate) fn point<F: Field, const D: usize>(f: &F, c: [f32; D]) -> f32
+where
+    Noise: Dims<D>,
+{
+    if f.validate().is_err() {
+        return f32::NAN;
+    }
+    let s = Scalar;
+    f.eval(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
+}
+
+/// One point and its derivatives through the scalar backend.
+pub(crate) fn point_grad<F: GradField, const D: usize>(f: &F, c: [f32; D]) -> (f32, [f32; D])
+where
+    Noise: Dims<D>,
+{
+    if f.validate().is_err() {
+        return (f32::NAN, [f32::NAN; D]);
+    }
+    let s = Scalar;
+    f.eval_grad(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
+}
+
+/// A batch of points at the field's level.
+pub(crate) fn fill<F: Field, T: Input, const D: usize>(
+    f: &F,
+    inputs: [&[T]; D],
+    out: &mut [f32],
+) -> Result<(), Error>
+where
+    Noise: Dims<D>,
+{
+    f.validate()?;
+    check_lengths(inputs, out)?;
+    dispatch(
+        f.run_level(),
+        FillPoints {
+            field: f,
+            inputs,
+            out,
+        },
+    );
+    Ok(())
+}
+
+/// The names of the derivative outputs, by axis.
+const GRAD_NAMES: [&str; 4] = ["dx", "dy", "dz", "dw"];
+
+/// `Err(LengthMismatch)` unless every derivative slice has `len` elements.
+fn check_grad_lengths<const D: usize>(grad: &[&mut [f32]; D], len: usize) -> Result<(), Error> {
+    for (a, g) in grad.iter().enumerate() {
+        if g.len() != len {
+            return Err(Error::LengthMismatch {
+                name: GRAD_NAMES[a],
+                expected: len,
+                found: g.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A batch of points with derivatives at the field's level.
+pub(crate) fn fill_grad<F: GradField, T: Input, const D: usize>(
+    f: &F,
+    inputs: [&[T]; D],
+    out: &mut [f32],
+    grad: [&mut [f32]; D],
+) -> Result<(), Error>
+where
+    Noise: Dims<D>,
+{
+    f.validate()?;
+    check_lengths(inputs, out)?;
+    check_grad_lengths(&grad, out.len())?;
+    dispatch(
+        f.run_level(),
+        FillPointsGrad {
+            field: f,
+            inputs,
+            out,
+            grad,
+        },
+    );
+    Ok(())
+}
+
+/// The checked sample count of `grid` and the length of `out`, which must match.
+fn grid_len<const D: usize>(grid: &Grid<D>, out: &[f32]) -> Result<usize, Error> {
+    let len = grid.check()?;
+    if out.len() != len {
+        return Err(Error::LengthMismatch {
+            name: "out",
+            expected: len,
+            found: out.len(),
+        });
+    }
+    Ok(len)
+}
+
+/// Every sample position of each axis of `grid`.
+fn grid_axes<const D: usize>(grid: &Grid<D>) -> [GridAxis; D] {
+    let (size, step) = (grid.size(), grid.step());
+    std::array::from_fn(|a| GridAxis {
+        coords: (0..size[a]).map(|i| grid.coord(a, i)).collect(),
+        step: step[a],
+    })
+}
+
+/// Fills `out` with the field at every sample of `grid` (layout: see
+/// [`Grid`]); on the rayon pool in tiles of whole rows when `parallel`.
+pub(crate) fn fill_grid<F: Field, const D: usize>(
+    f: &F,
+    grid: &Grid<D>,
+    out: &mut [f32],
+    parallel: bool,
+) -> Result<(), Error>
+where
+    Noise: Dims<D>,
+{
+    f.validate()?;
+    let len = grid_len(grid, out)?;
+    if len == 0 {
+        return Ok(());
+    }
+    let axes = grid_axes(grid);
+    let plan = f.plan(&axes, 1);
+    let nx = axes[0].coords.len();
+    // Outputs far beyond the caches are written with non-temporal stores
+    // (no read of each line before it is overwritten). Speed only: the
+    // values are computed the same way either way.
+    let streaming = len >= STREAMING_SAMPLES && nx >= 64;
+    if parallel {
+        // Tiles of whole rows, about TILE_SAMPLES samples each.
+        let rows_per_tile = (TILE_SAMPLES / nx).max(1);
+        out.par_chunks_mut(rows_per_tile * nx)
+            .enumerate()
+            .for_each(|(t, out)| f.fill_rows(&plan, &axes, t * rows_per_tile, out, streaming));
+    } else {
+        f.fill_rows(&plan, &axes, 0, out, streaming);
+    }
+    Ok(())
+}
+
+/// Rows of at most this many samples go through one derivative pass of a grid.
+const GRAD_ROWS_SAMPLES: usize = 1 << 12;
+
+/// Fills `out` and the derivative slices at every sample of `grid`, each
+/// sample computed as the `f64` point path computes it.
+pub(crate) fn fill_grid_grad<F: GradField, const D: usize>(
+    f: &F,
+    grid: &Grid<D>,
+    out: &mut [f32],
+    grad: [&mut [f32]; D],
+    parallel: bool,
+) -> Result<(), Error>
+where
+    Noise: Dims<D>,
+{
+    f.validate()?;
+    let len = grid_len(grid, out)?;
+    check_grad_lengths(&grad, len)?;
+    if len == 0 {
+        return Ok(());
+    }
+    let axes = grid_axes(grid);
+    let nx = axes[0].coords.len();
+    let rows_per_chunk = (GRAD_ROWS_SAMPLES / nx).max(1);
+    let chunk = rows_per_chunk * nx;
+    // Split every output the same way: chunk `t` of each is rows
+    // `t * rows_per_chunk..`.
+    let mut grad_chunks: Vec<_> = grad.into_iter().map(|g| g.chunks_mut(chunk)).collect();
+    let mut work = Vec::new();
+    for (t, out) in out.chunks_mut(chunk).enumerate() {
+        let g: [&mut [f32]; D] = std::array::from_fn(|a| grad_chunks[a].next().unwrap());
+        work.push((t, out, g));
+    }
+    let run = |(t, out, g): (usize, &mut [f32], [&mut [f32]; D])| {
+        // The chunk's points, as f64 coordinate slices.
+        let rows = out.len() / nx;
+        let mut coords: [Vec<f64>; D] = std::array::from_fn(|_| Vec::with_capacity(out.len()));
+        for r in 0..rows {
+            let mut rest = t * rows_per_chunk + r;
+            let mut other = [0.0f64; 4];
+            for a in 1..D {
+                let n = axes[a].coords.len();
+                other[a] = axes[a].coords[rest % n];
+                rest /= n;
+            }
+            coords[0].extend_from_slice(&axes[0].coords);
+            for a in 1..D {
+                coords[a].extend(std::iter::repeat_n(other[a], nx));
+            }
+        }
+        let inputs: [&[f64]; D] = std::array::from_fn(|a| &coords[a][..]);
+        dispatch(
+            f.run_level(),
+            FillPointsGrad {
+                field: f,
+                inputs,
+                out,
+                grad: g,
+            },
+        );
+    };
+    if parallel {
+        work.into_par_iter().for_each(run);
+    } else {
+        work.into_iter().for_each(run);
+    }
+    Ok(())
+}
+
+/// Canonical NaN for a whole step.
+#[inline(always)]
+pub(crate) fn canonical<S: Simd>(s: S, mut v: S::F) -> S::F {
+    crate::kernel::for_each_part!(S, |k| {
+        let p = s.canonical_nan(s.part(v, k));
+        s.set_part(&mut v, k, p);
+    });
+    v
+}
+
+/// Implements [`Field`] and [`GradField`] for a newtype `$ty($inner)` by
+/// forwarding to the inner field.
+macro_rules! forward_field {
+    (impl[$($g:tt)*] $ty:ty, $inner:ty) => {
+        impl<$($g)*> crate::field::Field for $ty {
+            type Ready<'a, S: crate::simd::Simd>
+                = <$inner as crate::field::Field>::Ready<'a, S>
+            where
+                Self: 'a;
+            type Plan = <$inner as crate::field::Field>::Plan;
+
+            #[inline(always)]
+            fn ready<S: crate::simd::Simd>(&self, s: S) -> Self::Ready<'_, S> {
+                self.0.ready(s)
+            }
+            #[inline(always)]
+            fn eval<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+                &self,
+                r: &Self::Ready<'_, S>,
+                s: S,
+                c: &C,
+                period_scale: u64,
+            ) -> S::F
+            where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.eval(r, s, c, period_scale)
+            }
+            fn run_level(&self) -> crate::Level {
+                self.0.run_level()
+            }
+            fn set_level(&mut self, level: crate::Level) {
+                self.0.set_level(level)
+            }
+            fn validate(&self) -> Result<(), crate::Error> {
+                self.0.validate()
+            }
+            fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+                self.0.output_bounds(dimension)
+            }
+            fn periodic(&self) -> bool {
+                self.0.periodic()
+            }
+            fn plan<const D: usize>(
+                &self,
+                axes: &[crate::field::GridAxis; D],
+                period_scale: u64,
+            ) -> Self::Plan
+            where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.plan(axes, period_scale)
+            }
+            fn fill_rows<const D: usize>(
+                &self,
+                plan: &Self::Plan,
+                axes: &[crate::field::GridAxis; D],
+                first_row: usize,
+                out: &mut [f32],
+                streaming: bool,
+            ) where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.fill_rows(plan, axes, first_row, out, streaming)
+            }
+        }
+    };
+}
+pub(crate) use forward_field;
+
+/// Implements [`GradField`] for a newtype `$ty($inner)` by forwarding.
+macro_rules! forward_grad_field {
+    (impl[$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> crate::field::GradField for $ty {
+            #[inline(always)]
+            fn eval_grad<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+                &self,
+                r: &Self::Ready<'_, S>,
+                s: S,
+                c: &C,
+                period_scale: u64,
+            ) -> (S::F, [S::F; D])
+            where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.eval_grad(r, s, c, period_scale)
+            }
+        }
+    };
+}
+pub(crate) use forward_grad_field;

@@ -1,0 +1,719 @@
+//! Fractal combinators over any [`Source`]: [`Fbm`], [`Billow`], [`Ridged`],
+//! [`Turbulence`] and [`Marble`].
+//!
+//! Octave `i` (from 0) evaluates the source at `c · fᵢ + oᵢ` with frequency
+//! `fᵢ = lacunarityⁱ` and amplitude `aᵢ = persistenceⁱ`; `oᵢ` is a fixed
+//! per-octave, per-axis offset (0 for octave 0, a fraction of a cell plus
+//! up to 64 cells for the others) so that octaves do not share lattice
+//! zeros. The frequencies and amplitudes are running products computed once
+//! when the combinator is built, never per point. Each combinator folds the
+//! octave values `nᵢ` in octave order:
+//!
+//! | combinator   | octave term `tᵢ`                | output                          |
+//! |--------------|---------------------------------|---------------------------------|
+//! | `Fbm`        | `nᵢ`                            | `Σ aᵢ·tᵢ`                       |
+//! | `Billow`     | `2·|nᵢ| − 1`                    | `Σ aᵢ·tᵢ`                       |
+//! | `Turbulence` | `|nᵢ|`                          | `Σ aᵢ·tᵢ`                       |
+//! | `Ridged`     | `sᵢ = (1 − |nᵢ|)²·wᵢ`, `wᵢ₊₁ = clamp(2·sᵢ, 0, 1)`, `w₀ = 1` | `Σ aᵢ·sᵢ` |
+//! | `Marble`     | `|nᵢ|`                          | `sin(stripes·x + power·Σ aᵢ·tᵢ)` |
+//!
+//! (`Ridged` is Musgrave's ridged multifractal with offset 1 and gain 2.)
+//! With `normalize(true)` the output is mapped from [`Source::bounds`] to
+//! [−1, 1] (`Marble` is in [−1, 1] already).
+//!
+//! A combinator over a periodic source (see `Perlin::with_period`) repeats
+//! with the source's period if the lacunarity is a whole number: octave `i`
+//! runs the source with its periods multiplied by `lacunarityⁱ`.
+
+use crate::field::{Coords, Field, GradField, GridAxis, canonical};
+use crate::kernel::{Dims, Noise, store_step};
+use crate::simd::{Job, MAX_LANES, Simd, dispatch};
+use crate::{Error, Level, Source};
+
+/// Most octaves a combinator sums.
+pub const MAX_OCTAVES: u32 = 32;
+
+/// Ridged multifractal's gain: how strongly a ridge suppresses the next octave.
+const RIDGED_GAIN: f32 = 2.0;
+
+/// Rows of at most this many samples are combined per pass of a grid fill
+/// (one octave's block stays in L2 while the next octave is added).
+const BLOCK_SAMPLES: usize = 1 << 14;
+
+/// Octave `i`'s offset on axis `d`: `k / 256` cells with `k` from a fixed
+/// hash of `(i, d)`, below 64 cells (exact in `f32` and `f64`); 0 for octave 0.
+const OFFSETS: [[f64; 4]; MAX_OCTAVES as usize] = {
+    let mut t = [[0.0f64; 4]; MAX_OCTAVES as usize];
+    let mut i = 1;
+    while i < MAX_OCTAVES as usize {
+        let mut d = 0;
+        while d < 4 {
+            let mut z = (i as u64 * 4 + d as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z ^= z >> 29;
+            // Keep a fraction of a cell: 1..=255 / 256 plus whole cells.
+            let k = (z % 16_384) | 1;
+            t[i][d] = k as f64 / 256.0;
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Which fold a [`Fractal`] applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    Fbm,
+    Billow,
+    Ridged,
+    Turbulence,
+    Marble,
+}
+
+/// The user's parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Settings {
+    octaves: u32,
+    lacunarity: f32,
+    persistence: f32,
+    normalize: bool,
+    power: f32,
+    stripes: f32,
+}
+
+/// Per-octave tables and per-dimension output maps, derived from the
+/// settings whenever one changes.
+#[derive(Clone, Debug)]
+struct Derived {
+    /// Octaves actually run (0 when the settings are invalid).
+    octaves: usize,
+    frequency: [f64; MAX_OCTAVES as usize],
+    amplitude: [f32; MAX_OCTAVES as usize],
+    /// `aᵢ·fᵢ`, the chain-rule factor of octave `i`'s derivatives.
+    slope: [f32; MAX_OCTAVES as usize],
+    /// `lacunarityⁱ` as an integer (periodic sources), saturating.
+    period_scale: [u64; MAX_OCTAVES as usize],
+    /// Per dimension 1..=4: the raw output interval.
+    raw: [(f32, f32); 4],
+    /// Per dimension 1..=4: `(mid, 1 / half-width)` for normalising.
+    norm: [(f32, f32); 4],
+    error: Option<Error>,
+}
+
+/// The shared engine of the five combinators.
+#[derive(Clone, Debug)]
+pub struct Fractal<N> {
+    source: N,
+    shape: Shape,
+    level: Level,
+    settings: Settings,
+    derived: Derived,
+}
+
+impl<N: Source> Fractal<N> {
+    fn new(source: N, shape: Shape) -> Fractal<N> {
+        let level = source.run_level();
+        let mut f = Fractal {
+            source,
+            shape,
+            level,
+            settings: Settings {
+                octaves: 6,
+                lacunarity: 2.0,
+                persistence: 0.5,
+                normalize: false,
+                power: 4.0,
+                stripes: 1.0,
+            },
+            derived: Derived {
+                octaves: 0,
+                frequency: [1.0; MAX_OCTAVES as usize],
+                amplitude: [1.0; MAX_OCTAVES as usize],
+                slope: [1.0; MAX_OCTAVES as usize],
+                period_scale: [1; MAX_OCTAVES as usize],
+                raw: [(0.0, 0.0); 4],
+                norm: [(0.0, 1.0); 4],
+                error: None,
+            },
+        };
+        f.derive();
+        f
+    }
+
+    fn settings_error(&self) -> Option<Error> {
+        let s = &self.settings;
+        if !(1..=MAX_OCTAVES).contains(&s.octaves) {
+            return Some(Error::InvalidOctaves(s.octaves));
+        }
+        for (name, value) in [
+            ("lacunarity", s.lacunarity),
+            ("persistence", s.persistence),
+            ("power", s.power),
+            ("stripes", s.stripes),
+        ] {
+            if !value.is_finite() {
+                return Some(Error::NonFiniteParameter { name, value });
+            }
+        }
+        if self.source.periodic() && (s.lacunarity < 1.0 || s.lacunarity.fract() != 0.0) {
+            return Some(Error::PeriodicLacunarity(s.lacunarity));
+        }
+        self.source.validate().err()
+    }
+
+    /// Recomputes the octave tables and output maps from the settings.
+    fn derive(&mut self) {
+        let s = self.settings;
+        let error = self.settings_error();
+        let d = &mut self.derived;
+        d.error = error;
+        d.octaves = if d.error.is_some() {
+            0
+        } else {
+            s.octaves as usize
+        };
+        let (mut f, mut a, mut p) = (1.0f64, 1.0f64, 1u64);
+        let step = s.lacunarity.max(1.0) as u64;
+        for i in 0..MAX_OCTAVES as usize {
+            d.frequency[i] = f;
+            d.amplitude[i] = a as f32;
+            d.slope[i] = (a * f) as f32;
+            d.period_scale[i] = p;
+            f *= f64::from(s.lacunarity);
+            a *= f64::from(s.persistence);
+            p = p.saturating_mul(step);
+        }
+        for dim in 1..=4 {
+            let raw = self.raw_bounds(dim);
+            self.derived.raw[dim - 1] = raw;
+            let half = (f64::from(raw.1) - f64::from(raw.0)) / 2.0;
+            let mid = (f64::from(raw.1) + f64::from(raw.0)) / 2.0;
+            self.derived.norm[dim - 1] = (
+                mid as f32,
+                if half > 0.0 { (1.0 / half) as f32 } else { 1.0 },
+            );
+        }
+    }
+
+    /// The interval of the fold (before normalising), by interval
+    /// arithmetic over the octaves, widened by a relative 1e-5 for `f32`
+    /// rounding.
+    fn raw_bounds(&self, dimension: usize) -> (f32, f32) {
+        if self.shape == Shape::Marble {
+            return (-1.0, 1.0);
+        }
+        let (lo, hi) = self.source.output_bounds(dimension);
+        let (lo, hi) = (f64::from(lo), f64::from(hi));
+        let m = lo.abs().max(hi.abs());
+        let term = match self.shape {
+            Shape::Fbm => (lo, hi),
+            Shape::Billow => (-1.0, 2.0 * m - 1.0),
+            Shape::Turbulence | Shape::Marble => (0.0, m),
+            Shape::Ridged => (0.0, 1.0f64.max((1.0 - m) * (1.0 - m))),
+        };
+        let (mut sum_lo, mut sum_hi) = (0.0f64, 0.0f64);
+        for i in 0..self.derived.octaves.max(1) {
+            let a = f64::from(self.derived.amplitude[i]);
+            let (x, y) = (a * term.0, a * term.1);
+            sum_lo += x.min(y);
+            sum_hi += x.max(y);
+        }
+        let pad = 1e-5 * sum_lo.abs().max(sum_hi.abs());
+        ((sum_lo - pad) as f32, (sum_hi + pad) as f32)
+    }
+
+    /// The output map of `D`-dimensional noise: normalised or raw.
+    fn output_bounds_of(&self, dimension: usize) -> (f32, f32) {
+        if self.settings.normalize || self.shape == Shape::Marble {
+            (-1.0, 1.0)
+        } else {
+            self.derived.raw[dimension.clamp(1, 4) - 1]
+        }
+    }
+}
+
+/// Octave `first`'s contribution folded into `acc` (`weight`: Ridged's
+/// running weight). The one definition of each fold, used by points and grids.
+#[inline(always)]
+fn fold<S: Simd>(
+    s: S,
+    shape: Shape,
+    first: bool,
+    amplitude: f32,
+    acc: S::F,
+    weight: &mut S::F,
+    n: S::F,
+) -> S::F {
+    let term = match shape {
+        Shape::Fbm => n,
+        Shape::Billow => s.abs(n) * s.splat(2.0) - s.splat(1.0),
+        Shape::Turbulence | Shape::Marble => s.abs(n),
+        Shape::Ridged => {
+            let ridge = s.splat(1.0) - s.abs(n);
+            let signal = ridge * ridge * *weight;
+            // min(1, ·) then max(0, ·): a NaN signal stays NaN.
+            *weight = s.max(
+                s.splat(0.0),
+                s.min(s.splat(1.0), signal * s.splat(RIDGED_GAIN)),
+            );
+            signal
+        }
+    };
+    let v = s.splat(amplitude) * term;
+    if first { v } else { acc + v }
+}
+
+/// The fold's final map: Marble's sine, or normalising (clamped to [−1, 1]
+/// against rounding), then canonical NaN.
+#[inline(always)]
+fn finish<S: Simd>(s: S, f: &Settings, shape: Shape, norm: (f32, f32), acc: S::F, x: S::F) -> S::F {
+    let v = if shape == Shape::Marble {
+        crate::fade::sin(s, s.splat(f.stripes) * x + s.splat(f.power) * acc)
+    } else if f.normalize {
+        let v = (acc - s.splat(norm.0)) * s.splat(norm.1);
+        s.max(s.splat(-1.0), s.min(s.splat(1.0), v))
+    } else {
+        acc
+    };
+    canonical(s, v)
+}
+
+/// Per-fill grid data of a fractal: each octave's scaled axes and plan.
+pub struct FractalPlan<P> {
+    octaves: Vec<(Vec<GridAxis>, P)>,
+}
+
+impl<N: Source> Field for Fractal<N> {
+    type Ready<'a, S: Simd>
+        = N::Ready<'a, S>
+    where
+        Self: 'a;
+    type Plan = FractalPlan<N::Plan>;
+
+    #[inline(always)]
+    fn ready<S: Simd>(&self, s: S) -> N::Ready<'_, S> {
+        self.source.ready(s)
+    }
+
+    #[allow(clippy::needless_range_loop)] // parallel per-octave tables
+    #[inline(always)]
+    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &N::Ready<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> S::F
+    where
+        Noise: Dims<D>,
+    {
+        let d = &self.derived;
+        let mut acc = s.splat(0.0);
+        let mut weight = s.splat(1.0);
+        for i in 0..d.octaves {
+            let n = if i == 0 {
+                self.source.eval(r, s, c, period_scale)
+            } else {
+                let scale = period_scale.saturating_mul(d.period_scale[i]);
+                let ci = c.affine(s, d.frequency[i], &OFFSETS[i]);
+                self.source.eval(r, s, &ci, scale)
+            };
+            acc = fold(s, self.shape, i == 0, d.amplitude[i], acc, &mut weight, n);
+        }
+        if d.octaves == 0 {
+            return s.splat(f32::NAN);
+        }
+        finish(s, &self.settings, self.shape, d.norm[D - 1], acc, c.x(s))
+    }
+
+    fn run_level(&self) -> Level {
+        self.level
+    }
+
+    fn set_level(&mut self, level: Level) {
+        self.level = level;
+        self.source.set_level(level);
+    }
+
+    fn validate(&self) -> Result<(), Error> {
+        match &self.derived.error {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        self.output_bounds_of(dimension)
+    }
+
+    fn periodic(&self) -> bool {
+        self.source.periodic()
+    }
+
+    fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> Self::Plan
+    where
+        Noise: Dims<D>,
+    {
+        let d = &self.derived;
+        let octaves = (0..d.octaves)
+            .map(|i| {
+                let scaled: Vec<GridAxis> = if i == 0 {
+                    axes.to_vec()
+                } else {
+                    (0..D)
+                        .map(|a| axes[a].affine(d.frequency[i], OFFSETS[i][a]))
+                        .collect()
+                };
+                let array: &[GridAxis; D] = scaled[..].try_into().unwrap();
+                let scale = period_scale.saturating_mul(d.period_scale[i]);
+                let plan = self.source.plan(array, scale);
+                (scaled, plan)
+            })
+            .collect();
+        FractalPlan { octaves }
+    }
+
+    fn fill_rows<const D: usize>(
+        &self,
+        plan: &Self::Plan,
+        axes: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        _streaming: bool,
+    ) where
+        Noise: Dims<D>,
+    {
+        let nx = axes[0].coords.len();
+        if nx == 0 || out.is_empty() {
+            return;
+        }
+        let rows_per_block = (BLOCK_SAMPLES / nx).max(1);
+        let block_len = (rows_per_block * nx).min(out.len());
+        let mut values = vec![0.0f32; block_len];
+        let mut weight = vec![
+            1.0f32;
+            if self.shape == Shape::Ridged {
+                block_len
+            } else {
+                0
+            }
+        ];
+        // The x coordinate of each sample of a row, as `f32` (Marble), padded.
+        let xs: Vec<f32> = if self.shape == Shape::Marble {
+            let padded = nx.div_ceil(MAX_LANES) * MAX_LANES;
+            let mut xs: Vec<f32> = axes[0].coords.iter().map(|&c| c as f32).collect();
+            xs.resize(padded, 0.0);
+            xs
+        } else {
+            Vec::new()
+        };
+        for (b, block) in out.chunks_mut(rows_per_block * nx).enumerate() {
+            let row = first_row + b * rows_per_block;
+            weight.iter_mut().for_each(|w| *w = 1.0);
+            for (i, (scaled, octave)) in plan.octaves.iter().enumerate() {
+                let scaled: &[GridAxis; D] = scaled[..].try_into().unwrap();
+                let n = &mut values[..block.len()];
+                self.source.fill_rows(octave, scaled, row, n, false);
+                let len = if weight.is_empty() { 0 } else { block.len() };
+                dispatch(
+                    self.level,
+                    FoldRows {
+                        shape: self.shape,
+                        first: i == 0,
+                        amplitude: self.derived.amplitude[i],
+                        acc: &mut *block,
+                        weight: &mut weight[..len],
+                        values: n,
+                    },
+                );
+            }
+            dispatch(
+                self.level,
+                FinishRows {
+                    settings: &self.settings,
+                    shape: self.shape,
+                    norm: self.derived.norm[D - 1],
+                    nx,
+                    xs: &xs,
+                    acc: block,
+                },
+            );
+        }
+    }
+}
+
+impl<N: Source + GradField> GradField for Fractal<N> {
+    /// fBm's derivatives: `Σ aᵢ·fᵢ·∇nᵢ` (only `Fbm` forwards this).
+    #[allow(clippy::needless_range_loop)] // parallel per-octave tables
+    #[inline(always)]
+    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &N::Ready<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> (S::F, [S::F; D])
+    where
+        Noise: Dims<D>,
+    {
+        debug_assert_eq!(self.shape, Shape::Fbm);
+        let d = &self.derived;
+        if d.octaves == 0 {
+            return (s.splat(f32::NAN), [s.splat(f32::NAN); D]);
+        }
+        let (n, dn) = self.source.eval_grad(r, s, c, period_scale);
+        let mut acc = s.splat(d.amplitude[0]) * n;
+        let mut grad = dn;
+        let k = s.splat(d.slope[0]);
+        for a in 0..D {
+            grad[a] = k * dn[a];
+        }
+        for i in 1..d.octaves {
+            let scale = period_scale.saturating_mul(d.period_scale[i]);
+            let ci = c.affine(s, d.frequency[i], &OFFSETS[i]);
+            let (n, dn) = self.source.eval_grad(r, s, &ci, scale);
+            acc = acc + s.splat(d.amplitude[i]) * n;
+            let k = s.splat(d.slope[i]);
+            for a in 0..D {
+                grad[a] = grad[a] + k * dn[a];
+            }
+        }
+        let v = finish(s, &self.settings, self.shape, d.norm[D - 1], acc, c.x(s));
+        if self.settings.normalize {
+            let k = s.splat(d.norm[D - 1].1);
+            for g in &mut grad {
+                *g = *g * k;
+            }
+        }
+        for g in &mut grad {
+            *g = canonical(s, *g);
+        }
+        (v, grad)
+    }
+}
+
+/// Loads `src[at..at + LANES]`, zero-padded past its end.
+#[inline(always)]
+fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
+    if at + S::LANES <= src.len() {
+        s.load(&src[at..at + S::LANES])
+    } else {
+        let mut padded = [0.0f32; MAX_LANES];
+        let len = src.len() - at;
+        padded[..len].copy_from_slice(&src[at..]);
+        s.load(&padded[..S::LANES])
+    }
+}
+
+/// `acc = fold(acc, values)` over a block of samples (one octave).
+struct FoldRows<'a> {
+    shape: Shape,
+    first: bool,
+    amplitude: f32,
+    acc: &'a mut [f32],
+    /// Ridged's weights (empty for the other folds).
+    weight: &'a mut [f32],
+    values: &'a [f32],
+}
+
+impl Job for FoldRows<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let n = S::LANES;
+        let ridged = !self.weight.is_empty();
+        for (k, dst) in self.acc.chunks_mut(n).enumerate() {
+            let at = k * n;
+            let acc = load_padded(s, dst, 0);
+            let v = load_padded(s, self.values, at);
+            let mut w = if ridged {
+                load_padded(s, self.weight, at)
+            } else {
+                s.splat(1.0)
+            };
+            let r = fold(s, self.shape, self.first, self.amplitude, acc, &mut w, v);
+            let len = dst.len();
+            store_step(s, r, dst);
+            if ridged {
+                store_step(s, w, &mut self.weight[at..at + len]);
+            }
+        }
+    }
+}
+
+/// `acc = finish(acc)` row by row (Marble reads each sample's x).
+struct FinishRows<'a> {
+    settings: &'a Settings,
+    shape: Shape,
+    norm: (f32, f32),
+    nx: usize,
+    xs: &'a [f32],
+    acc: &'a mut [f32],
+}
+
+impl Job for FinishRows<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let n = S::LANES;
+        let marble = !self.xs.is_empty();
+        for row in self.acc.chunks_mut(self.nx) {
+            for (k, dst) in row.chunks_mut(n).enumerate() {
+                let acc = load_padded(s, dst, 0);
+                let x = if marble {
+                    s.load(&self.xs[k * n..k * n + n])
+                } else {
+                    s.splat(0.0)
+                };
+                let v = finish(s, self.settings, self.shape, self.norm, acc, x);
+                store_step(s, v, dst);
+            }
+        }
+    }
+}
+
+/// One public combinator: a newtype over [`Fractal`] with builder methods.
+macro_rules! combinator {
+    ($(#[$doc:meta])* $ty:ident, $shape:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug)]
+        pub struct $ty<N>(Fractal<N>);
+
+        impl<N: Source> $ty<N> {
+            /// The combinator over `source` with 6 octaves, lacunarity 2,
+            /// persistence ½, not normalised, at the source's level.
+            pub fn new(source: N) -> $ty<N> {
+                $ty(Fractal::new(source, $shape))
+            }
+
+            /// Sums `octaves` octaves (1..=32; others make [`Source::check`]
+            /// and every batch call return [`Error::InvalidOctaves`]).
+            pub fn octaves(mut self, octaves: u32) -> $ty<N> {
+                self.0.settings.octaves = octaves;
+                self.0.derive();
+                self
+            }
+
+            /// Frequency ratio between octaves (finite; a whole number over a
+            /// periodic source).
+            pub fn lacunarity(mut self, lacunarity: f32) -> $ty<N> {
+                self.0.settings.lacunarity = lacunarity;
+                self.0.derive();
+                self
+            }
+
+            /// Amplitude ratio between octaves (finite).
+            pub fn persistence(mut self, persistence: f32) -> $ty<N> {
+                self.0.settings.persistence = persistence;
+                self.0.derive();
+                self
+            }
+
+            /// Maps the output from [`Source::bounds`]'s raw interval onto
+            /// [−1, 1] when `on`.
+            pub fn normalize(mut self, on: bool) -> $ty<N> {
+                self.0.settings.normalize = on;
+                self.0.derive();
+                self
+            }
+
+            /// The same field computed at `level` (the source's level is
+            /// set too).
+            ///
+            /// Err([`Error::Unsupported`]) when this CPU cannot run `level`.
+            pub fn with_level(mut self, level: Level) -> Result<$ty<N>, Error> {
+                if !level.is_available() {
+                    return Err(Error::Unsupported(level));
+                }
+                self.0.set_level(level);
+                Ok(self)
+            }
+
+            /// The level the batch methods run at.
+            pub fn level(&self) -> Level {
+                self.0.level
+            }
+
+            /// The source the octaves sample.
+            pub fn source(&self) -> &N {
+                &self.0.source
+            }
+
+            /// The octave count set (valid or not).
+            pub fn octave_count(&self) -> u32 {
+                self.0.settings.octaves
+            }
+        }
+
+        crate::field::forward_field!(impl[N: Source] $ty<N>, Fractal<N>);
+        crate::source::source_methods!(impl[N: Source] $ty<N>);
+    };
+}
+
+combinator!(
+    /// Fractal Brownian motion: `Σ persistenceⁱ · source(c · lacunarityⁱ + oᵢ)`.
+    /// The seeds' "octaves": detail at every scale. Also [`crate::Differentiable`]
+    /// when its source is.
+    ///
+    /// ```
+    /// use noisefield::{Fbm, Perlin};
+    /// let fbm = Fbm::new(Perlin::new(7)).octaves(6).lacunarity(2.0).persistence(0.5);
+    /// let v = fbm.noise3(0.3, 1.7, 2.2);
+    /// let (lo, hi) = fbm.bounds(3);
+    /// assert!(lo <= v && v <= hi);
+    /// assert!(Fbm::new(Perlin::new(7)).octaves(0).check().is_err());
+    /// ```
+    Fbm,
+    Shape::Fbm
+);
+crate::field::forward_grad_field!(impl[N: Source + GradField] Fbm<N>);
+crate::source::gradient_methods!(impl[N: Source + GradField] Fbm<N>);
+
+combinator!(
+    /// Billowy noise: `Σ aᵢ·(2·|nᵢ| − 1)`: rounded puffs with creases
+    /// between them (clouds, rolling hills).
+    Billow,
+    Shape::Billow
+);
+
+combinator!(
+    /// Ridged multifractal (Musgrave): `Σ aᵢ·sᵢ` with `sᵢ = (1 − |nᵢ|)²·wᵢ`
+    /// and each octave weighted by the previous one's signal
+    /// (`wᵢ₊₁ = clamp(2·sᵢ, 0, 1)`): sharp ridges, smooth valleys
+    /// (mountain ranges). Raw output is in `[0, Σ aᵢ]`.
+    Ridged,
+    Shape::Ridged
+);
+
+combinator!(
+    /// Turbulence (Perlin 1985): `Σ aᵢ·|nᵢ|`, non-negative, with creases
+    /// where each octave crosses zero (fire, smoke).
+    Turbulence,
+    Shape::Turbulence
+);
+
+combinator!(
+    /// Marble (Perlin 1985): `sin(stripes·x + power·Σ aᵢ·|nᵢ|)`: stripes
+    /// along x bent by turbulence. Output in [−1, 1].
+    Marble,
+    Shape::Marble
+);
+
+impl<N: Source> Marble<N> {
+    /// How strongly turbulence bends the stripes (default 4; finite).
+    pub fn power(mut self, power: f32) -> Marble<N> {
+        self.0.settings.power = power;
+        self.0.derive();
+        self
+    }
+
+    /// Stripe frequency along x, in radians per unit (default 1; finite).
+    pub fn stripes(mut self, stripes: f32) -> Marble<N> {
+        self.0.settings.stripes = stripes;
+        self.0.derive();
+        self
+    }
+}
