@@ -4,7 +4,7 @@
 //! against the documented mappings (gray = round(255·t), 16-bit =
 //! round(65535·t), t = (v − lo)/(hi − lo)).
 
-use noisefield::{Grid2, Grid3, Level, Perlin};
+use noisefield::{Billow, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -223,12 +223,143 @@ fn a_volume_as_png_is_its_slices_stacked_vertically() {
     assert_eq!(png.pixels, want);
 }
 
+/// `--source name` and the options after it, as the library builds it.
+fn library_source(name: &str) -> AnySource {
+    let perlin = Perlin::new(4);
+    match name {
+        "perlin" => AnySource::Perlin(perlin),
+        "value" => AnySource::Value(Value::new(4)),
+        "fbm" => AnySource::Fbm(
+            Fbm::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25),
+        ),
+        "ridged" => AnySource::Ridged(
+            Ridged::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25),
+        ),
+        "billow" => AnySource::Billow(
+            Billow::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25),
+        ),
+        "turbulence" => AnySource::Turbulence(
+            Turbulence::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25),
+        ),
+        _ => AnySource::Marble(
+            Marble::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25)
+                .stripes(3.0)
+                .power(2.0),
+        ),
+    }
+}
+
+/// The library's sources the test compares with.
+enum AnySource {
+    Perlin(Perlin),
+    Value(Value),
+    Fbm(Fbm<Perlin>),
+    Ridged(Ridged<Perlin>),
+    Billow(Billow<Perlin>),
+    Turbulence(Turbulence<Perlin>),
+    Marble(Marble<Perlin>),
+}
+
+/// The library's fill of a 3D grid by any source.
+fn fill3_by(source: &AnySource, grid: &Grid3) -> Vec<f32> {
+    let [nx, ny, nz] = grid.size();
+    let mut out = vec![0.0; nx * ny * nz];
+    match source {
+        AnySource::Perlin(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Value(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Fbm(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Ridged(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Billow(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Turbulence(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Marble(s) => s.fill_grid3(grid, &mut out),
+    }
+    .unwrap();
+    out
+}
+
+#[test]
+fn every_source_writes_the_librarys_values() {
+    let dir = temp_dir();
+    for name in [
+        "perlin",
+        "value",
+        "fbm",
+        "ridged",
+        "billow",
+        "turbulence",
+        "marble",
+    ] {
+        let fractal = match name {
+            "perlin" | "value" => "",
+            "marble" => "--octaves 3 --lacunarity 2.5 --persistence 0.25 --stripes 3 --power 2",
+            _ => "--octaves 3 --lacunarity 2.5 --persistence 0.25",
+        };
+        let args = format!(
+            "render --source {name} {fractal} --seed 4 --size 19x6x4 --frequency 0.15 \
+             --origin -3,2.5,0.75 -o {name}.npy"
+        );
+        ok_in(dir.path(), &words(&args));
+        let bytes = fs::read(dir.path().join(format!("{name}.npy"))).unwrap();
+        let grid = Grid3::new([-3.0, 2.5, 0.75], [0.15; 3], [19, 6, 4]);
+        let want = fill3_by(&library_source(name), &grid);
+        assert_same_bits(&floats(split_npy(&bytes).1), &want);
+    }
+}
+
+#[test]
+fn a_periodic_fbm_tile_is_the_fractal_over_a_periodic_perlin() {
+    let dir = temp_dir();
+    ok_in(
+        dir.path(),
+        &words("render --size 64x32 --period 4,2 -o tile.npy"),
+    );
+    let bytes = fs::read(dir.path().join("tile.npy")).unwrap();
+    let got = floats(split_npy(&bytes).1);
+    let base = Perlin::new(0).with_period([4, 2, 256, 256]).unwrap();
+    let fbm = Fbm::new(base);
+    let step = [4.0 / 64.0, 2.0 / 32.0];
+    let mut want = vec![0.0; 64 * 32];
+    fbm.fill_grid2(&Grid2::new([0.0; 2], step, [64, 32]), &mut want)
+        .unwrap();
+    assert_same_bits(&got, &want);
+    // Seamless: the row just below the tile is its first row again.
+    let mut next = vec![0.0; 64];
+    fbm.fill_grid2(&Grid2::new([0.0, 2.0], step, [64, 1]), &mut next)
+        .unwrap();
+    for i in 0..64 {
+        assert!(
+            (next[i] - got[i]).abs() < 1e-5,
+            "column {i}: {} vs {}",
+            next[i],
+            got[i]
+        );
+    }
+}
+
 #[test]
 fn a_png_band_is_the_wholes_rows_pixel_for_pixel() {
     let dir = temp_dir();
     let base = "render --source perlin --size 20x10 --frequency 0.1 --palette clouds";
     ok_in(dir.path(), &words(&format!("{base} -o whole.png")));
-    ok_in(dir.path(), &words(&format!("{base} --rows 3..7 -o band.png")));
+    ok_in(
+        dir.path(),
+        &words(&format!("{base} --rows 3..7 -o band.png")),
+    );
     let whole = decode_png(&dir.path().join("whole.png"));
     let band = decode_png(&dir.path().join("band.png"));
     assert_eq!((band.width, band.height), (20, 4));
@@ -388,6 +519,10 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("render --lacunarity NaN", "lacunarity"),
         ("render --persistence inf", "persistence"),
         ("render --source perlin --octaves 4", "--octaves"),
+        ("render --period 4 --lacunarity 2.5", "lacunarity"),
+        ("render --source perlin --normalize", "--normalize"),
+        ("render --source fbm --stripes 2", "--stripes"),
+        ("render --source marble --power NaN", "power"),
         ("render --rows 5..3", "empty"),
         ("render --rows 0..1025", "outside"),
         ("render --rows 3", "A..B"),

@@ -58,8 +58,8 @@ pub struct SourceArgs {
     #[arg(long, value_enum)]
     pub source: Option<SourceKind>,
 
-    /// Seed of the permutation table.
-    #[arg(long, default_value_t = 0)]
+    /// Seed of the permutation table, 0 to 2^64 - 1.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     pub seed: u64,
 
     /// Octaves of a fractal source, 1 to 32 [default: 6].
@@ -73,6 +73,18 @@ pub struct SourceArgs {
     /// Amplitude factor from one octave to the next [default: 0.5].
     #[arg(long, allow_hyphen_values = true)]
     pub persistence: Option<f32>,
+
+    /// Marble: stripe frequency along x, radians per lattice cell [default: 1].
+    #[arg(long, allow_hyphen_values = true)]
+    pub stripes: Option<f32>,
+
+    /// Marble: how strongly turbulence bends the stripes [default: 4].
+    #[arg(long, allow_hyphen_values = true)]
+    pub power: Option<f32>,
+
+    /// Map a fractal's output from its bounds onto [-1, 1] (default: the raw sum).
+    #[arg(long)]
+    pub normalize: bool,
 
     /// SIMD level: scalar, portable, avx2 or avx512 [default: the best this CPU has].
     #[arg(long)]

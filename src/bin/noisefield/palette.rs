@@ -15,7 +15,7 @@ pub enum Palette {
     /// is made symmetric about 0.
     Signed,
     /// Deep water, shallows, beach, grass, forest, rock, snow; the coast at
-    /// the middle of the range.
+    /// 46% of the range (about half land for noise centred on 0).
     Terrain,
     /// White clouds on a blue sky; the lower 40% of the range is clear sky.
     Clouds,
@@ -24,14 +24,14 @@ pub enum Palette {
 /// Terrain colour stops `(t, rgb)`, linear between them.
 const TERRAIN: [(f32, [u8; 3]); 10] = [
     (0.0, [8, 28, 90]),       // deep water
-    (0.42, [30, 90, 170]),    // open water
-    (0.5, [95, 165, 215]),    // shallows
-    (0.505, [222, 206, 150]), // beach
-    (0.53, [110, 170, 70]),   // grass
-    (0.65, [48, 122, 44]),    // forest
-    (0.78, [116, 100, 80]),   // rock
-    (0.9, [152, 142, 136]),   // high rock
-    (0.95, [244, 244, 244]),  // snow line
+    (0.38, [30, 90, 170]),    // open water
+    (0.46, [95, 165, 215]),   // shallows
+    (0.465, [222, 206, 150]), // beach
+    (0.49, [110, 170, 70]),   // grass
+    (0.62, [48, 122, 44]),    // forest
+    (0.75, [116, 100, 80]),   // rock
+    (0.87, [152, 142, 136]),  // high rock
+    (0.93, [244, 244, 244]),  // snow line
     (1.0, [255, 255, 255]),   // peaks
 ];
 

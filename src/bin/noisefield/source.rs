@@ -8,7 +8,9 @@
 use crate::Failure;
 use crate::args::SourceArgs;
 use clap::ValueEnum;
-use noisefield::{Error, Grid2, Grid3, Level, Perlin};
+use noisefield::{
+    Billow, Error, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value,
+};
 
 /// The `--source` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -34,6 +36,18 @@ pub enum SourceKind {
 pub enum AnySource {
     /// `--source perlin`.
     Perlin(Perlin),
+    /// `--source value`.
+    Value(Value),
+    /// `--source fbm`.
+    Fbm(Fbm<Perlin>),
+    /// `--source ridged`.
+    Ridged(Ridged<Perlin>),
+    /// `--source billow`.
+    Billow(Billow<Perlin>),
+    /// `--source turbulence`.
+    Turbulence(Turbulence<Perlin>),
+    /// `--source marble`.
+    Marble(Marble<Perlin>),
 }
 
 /// `$body` with `$s` bound to the source inside `$source`, whatever its type.
@@ -41,6 +55,12 @@ macro_rules! each_source {
     ($source:expr, $s:ident => $body:expr) => {
         match $source {
             AnySource::Perlin($s) => $body,
+            AnySource::Value($s) => $body,
+            AnySource::Fbm($s) => $body,
+            AnySource::Ridged($s) => $body,
+            AnySource::Billow($s) => $body,
+            AnySource::Turbulence($s) => $body,
+            AnySource::Marble($s) => $body,
         }
     };
 }
@@ -78,6 +98,39 @@ impl AnySource {
     }
 }
 
+/// A lattice noise (`Perlin` or `Value`, which share these builder
+/// methods) with the period and `--level` applied; `?` on their errors.
+macro_rules! lattice {
+    ($noise:expr, $args:expr, $period:expr) => {{
+        let mut noise = $noise;
+        if let Some(period) = $period {
+            noise = noise.with_period(period)?;
+        }
+        if let Some(level) = $args.level {
+            noise = noise.with_level(level)?;
+        }
+        noise
+    }};
+}
+
+/// A fractal combinator with the octave options of `args` that were given
+/// (the library's defaults otherwise: 6 octaves, lacunarity 2, persistence ½).
+macro_rules! octaves {
+    ($fractal:expr, $args:expr) => {{
+        let mut fractal = $fractal.normalize($args.normalize);
+        if let Some(octaves) = $args.octaves {
+            fractal = fractal.octaves(octaves);
+        }
+        if let Some(lacunarity) = $args.lacunarity {
+            fractal = fractal.lacunarity(lacunarity);
+        }
+        if let Some(persistence) = $args.persistence {
+            fractal = fractal.persistence(persistence);
+        }
+        fractal
+    }};
+}
+
 /// The source `args` describe (`default` when `--source` is not given),
 /// periodic with `period` (x, y, z, w lattice cells) when given.
 ///
@@ -93,6 +146,7 @@ pub fn build(
         ("--octaves", args.octaves.is_some()),
         ("--lacunarity", args.lacunarity.is_some()),
         ("--persistence", args.persistence.is_some()),
+        ("--normalize", args.normalize),
     ];
     let single_octave = matches!(kind, SourceKind::Perlin | SourceKind::Value);
     if let Some((name, _)) = fractal_options.iter().find(|(_, given)| *given)
@@ -104,20 +158,44 @@ pub fn build(
             kind.name()
         )));
     }
-    let mut perlin = Perlin::new(args.seed);
-    if let Some(period) = period {
-        perlin = perlin.with_period(period)?;
+    let marble_options = [("--stripes", args.stripes), ("--power", args.power)];
+    if let Some((name, _)) = marble_options.iter().find(|(_, v)| v.is_some())
+        && kind != SourceKind::Marble
+    {
+        return Err(Failure::usage(format!(
+            "{name} applies to --source marble only, not to --source {}",
+            kind.name()
+        )));
     }
-    if let Some(level) = args.level {
-        perlin = perlin.with_level(level)?;
-    }
-    match kind {
-        SourceKind::Perlin => Ok(AnySource::Perlin(perlin)),
-        other => Err(Failure::usage(format!(
-            "--source {} needs the library's fractal sources, which this build does not have yet",
-            other.name()
-        ))),
-    }
+    let source = match kind {
+        SourceKind::Perlin => AnySource::Perlin(lattice!(Perlin::new(args.seed), args, period)),
+        SourceKind::Value => AnySource::Value(lattice!(Value::new(args.seed), args, period)),
+        fractal => {
+            let base = lattice!(Perlin::new(args.seed), args, period);
+            match fractal {
+                SourceKind::Fbm => AnySource::Fbm(octaves!(Fbm::new(base), args)),
+                SourceKind::Ridged => AnySource::Ridged(octaves!(Ridged::new(base), args)),
+                SourceKind::Billow => AnySource::Billow(octaves!(Billow::new(base), args)),
+                SourceKind::Turbulence => {
+                    AnySource::Turbulence(octaves!(Turbulence::new(base), args))
+                }
+                _ => {
+                    let mut marble = octaves!(Marble::new(base), args);
+                    if let Some(stripes) = args.stripes {
+                        marble = marble.stripes(stripes);
+                    }
+                    if let Some(power) = args.power {
+                        marble = marble.power(power);
+                    }
+                    AnySource::Marble(marble)
+                }
+            }
+        }
+    };
+    // Octaves out of range, non-finite factors, a fractional lacunarity
+    // over a periodic base: the library's own check and message.
+    each_source!(&source, s => s.check())?;
+    Ok(source)
 }
 
 impl SourceKind {
