@@ -50,7 +50,8 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     );
     println!(
         "points: {n} random in [-1000, 1000); grids: {side2}² and {side3}³ samples, \
-         {GRID_STEP} cell apart; par: {} threads",
+         1/{} cell apart; par: {} threads",
+        1.0 / GRID_STEP,
         rayon::current_num_threads()
     );
     print!("{:<10}", "level");
