@@ -545,6 +545,7 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("animate --size 8x8x8", "WxH"),
         ("animate --size 70000x2", "GIF"),
         ("animate --fps 0", "fps"),
+        ("animate --size 60000x60000 --frames 100000", "more than"),
         ("animate --time-step NaN", "finite"),
         ("stats --bins 0", "bins"),
         ("stats --size 0x0", "at least 1"),

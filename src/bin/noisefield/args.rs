@@ -258,12 +258,21 @@ pub fn parse_size(text: &str) -> Result<Size, String> {
     if !(2..=3).contains(&parts.len()) {
         return Err("expected WxH (2D) or WxHxD (3D), e.g. 1024x1024".into());
     }
-    let mut size = Vec::with_capacity(parts.len());
-    for part in parts {
-        let n: usize = part
-            .trim()
-            .parse()
-            .map_err(|_| format!("{part:?} is not a whole number of samples"))?;
+    let size = parts
+        .iter()
+        .map(|part| {
+            part.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{part:?} is not a whole number of samples"))
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
+    check_size(&size)?;
+    Ok(Size(size))
+}
+
+/// Every axis at least 1 and at most [`MAX_AXIS`], at most [`MAX_SAMPLES`] in all.
+pub fn check_size(size: &[usize]) -> Result<(), String> {
+    for &n in size {
         if n == 0 {
             return Err("every axis needs at least 1 sample".into());
         }
@@ -272,7 +281,6 @@ pub fn parse_size(text: &str) -> Result<Size, String> {
                 "{n} samples on one axis is more than the {MAX_AXIS} accepted"
             ));
         }
-        size.push(n);
     }
     let total = size.iter().map(|&n| n as u64).product::<u64>();
     if total > MAX_SAMPLES {
@@ -280,7 +288,7 @@ pub fn parse_size(text: &str) -> Result<Size, String> {
             "{total} samples in all is more than the {MAX_SAMPLES} (2^40) accepted"
         ));
     }
-    Ok(Size(size))
+    Ok(())
 }
 
 /// A finite number, or a fraction `A/B` of two (`1/128`).

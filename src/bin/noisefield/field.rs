@@ -15,7 +15,7 @@
 //! ```
 
 use crate::Failure;
-use crate::args::{FieldArgs, MAX_AXIS, Periods};
+use crate::args::{FieldArgs, Periods, check_size};
 use crate::progress::Progress;
 use crate::source::{self, AnySource, SourceKind};
 use noisefield::{Grid2, Grid3};
@@ -98,19 +98,14 @@ impl Field {
     }
 
     /// `source` on `lattice`, after checking that the grid can be filled
-    /// (finite sample positions, rows that fit in memory).
+    /// (finite sample positions, sizes within [`check_size`]'s limits).
     pub fn new(source: AnySource, lattice: Lattice) -> Result<Field, Failure> {
         match &lattice {
             Lattice::D2(g) => g.check()?,
             Lattice::D3(g) => g.check()?,
         };
         let field = Field { source, lattice };
-        if field.size().iter().any(|&n| n == 0 || n > MAX_AXIS) {
-            return Err(Failure::usage(format!(
-                "size {:?}: every axis needs 1 to {MAX_AXIS} samples",
-                field.size()
-            )));
-        }
+        check_size(&field.size()).map_err(Failure::Usage)?;
         Ok(field)
     }
 
@@ -186,10 +181,8 @@ impl Field {
     ) -> Result<(), Failure> {
         let nx = self.row_len();
         let per_slab = self.rows_per_slab();
-        let rows_per_slice = match &self.lattice {
-            Lattice::D2(g) => g.size()[1],
-            Lattice::D3(g) => g.size()[1],
-        };
+        // Bands never cross a z slice (a window is one slice of rows).
+        let rows_per_slice = self.size()[1];
         let max_rows = (BAND_SAMPLES / nx).max(1);
         let mut buffer = vec![0.0f32; max_rows.min(slabs.len() * per_slab) * nx];
         let (mut row, end) = (slabs.start * per_slab, slabs.end * per_slab);

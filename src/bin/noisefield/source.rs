@@ -1,9 +1,10 @@
 //! Every `--source`, built in one place.
 //!
-//! The library's sources are distinct types whose fill methods are generic
-//! over the dimension, so they are held in one enum, [`AnySource`], and each
-//! method forwards with one `match` (the `each_source!` macro). Adding a
-//! source is one variant, one arm in the macro and one arm in [`build`].
+//! The library's sources are distinct types, and their common trait
+//! `noisefield::Source` cannot be a trait object (its kernel side is
+//! generic), so they are held in one enum, [`AnySource`], and each method
+//! forwards with one `match` (the `each_source!` macro). Adding a source is
+//! one variant, one arm in the macro and one arm in [`build`].
 
 use crate::Failure;
 use crate::args::SourceArgs;
