@@ -86,7 +86,7 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
 }
 
 /// Per-fill grid data of a lattice: stage 1 of every sample of each axis,
-/// and the x axis's runs when rows go by coefficients (|x step| ≤ 1/4).
+/// and the x axis's runs when rows go by coefficients (fine x steps).
 pub struct LatticePlan {
     samples: Vec<AxisSamples>,
     row: Option<RowAxis>,
@@ -156,7 +156,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
             .map(|a| AxisSamples::new(&axes[a].coords, periods[a]))
             .collect();
         // The path depends on the grid alone, never on windows or threads.
-        let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP;
+        let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP[D - 1];
         let row = by_cells.then(|| RowAxis::new(&samples[0], self.curve));
         LatticePlan { samples, row }
     }

@@ -14,8 +14,9 @@ use common::{
 use noisefield::{Error, Grid, Grid1, Grid2, Grid3, Grid4, Level, Perlin};
 use proptest::prelude::*;
 
-/// Grids whose |x step| is at most this take the coefficient-row path.
-const MAX_COEFFICIENT_STEP: f64 = 0.25;
+/// Grids of dimension D whose |x step| is at most `[D - 1]` take the
+/// coefficient-row path (documented on `Source::fill_grid1`).
+const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 64.0, 1.0 / 64.0, 1.0 / 24.0, 1.0 / 16.0];
 
 /// The documented bound between the coefficient-row path and `fillN_f64`.
 const ROWS_TOLERANCE: f32 = 1e-6;
@@ -40,7 +41,7 @@ const ULP_AT_2_POW_40: f64 = 1.0 / 4096.0;
 const MAX_X_SLOPE: [f64; 4] = [2.6944, 2.75, 3.75, 5.625];
 
 fn coefficient_path<const D: usize>(grid: &Grid<D>) -> bool {
-    grid.step()[0].abs() <= MAX_COEFFICIENT_STEP
+    grid.step()[0].abs() <= MAX_COEFFICIENT_STEP[D - 1]
 }
 
 /// The position of sample `k` (layout index) of `grid`.
@@ -109,10 +110,24 @@ fn x_origins() -> Vec<f64> {
     ]
 }
 
-/// x steps of the coefficient path (|step| ≤ 1/4, the bound itself included)
-/// and of the point path (just above 1/4 and beyond), both signs.
+/// x steps on both sides of every dimension's coefficient-path bound (the
+/// bounds themselves included; `coefficient_path` tells which path a grid
+/// takes), both signs.
 fn x_steps() -> (Vec<f64>, Vec<f64>) {
-    let small = vec![0.01, -0.01, 0.0625, 0.25, -0.25, 0.1, -0.173, 1e-4, 0.0];
+    let small = vec![
+        0.01,
+        -0.01,
+        1.0 / 64.0,
+        1.0 / 24.0,
+        -1.0 / 24.0,
+        0.0625,
+        0.25,
+        -0.25,
+        0.1,
+        -0.173,
+        1e-4,
+        0.0,
+    ];
     let just_above = f64::from_bits(0.25f64.to_bits() + 1);
     let large = vec![just_above, -just_above, 0.37, -0.37, 1.0, 2.5, -13.7, 300.1];
     (small, large)
@@ -347,8 +362,8 @@ fn any_origin() -> impl Strategy<Value = f64> {
     ]
 }
 
-/// Both x paths for every partition: a step in (0, 1/4] and one in (1/4, 4),
-/// each with a random sign.
+/// Both x paths for every partition: a step in (0, 1/64] (coefficients in
+/// every dimension) and one in (1/4, 4) (points), each with a random sign.
 fn windows_case<const D: usize>(
     p: &Perlin,
     sizes_cuts: &[(usize, Vec<usize>)],
@@ -370,7 +385,7 @@ fn windows_case<const D: usize>(
 
 fn x_step_pair() -> impl Strategy<Value = (f64, f64)> {
     (
-        1e-3f64..=MAX_COEFFICIENT_STEP,
+        1e-3f64..=MAX_COEFFICIENT_STEP[1],
         0.2501f64..4.0,
         any::<bool>(),
         any::<bool>(),
