@@ -1,0 +1,105 @@
+//! `noisefield animate`: frames of 3D noise along z (time) as an animated GIF.
+//!
+//! The frames are z slices of one 3D grid `[w, h, frames]` with z step
+//! `--time-step`. With `--loop` the source is periodic along z with a
+//! period of `P = round(frames · time step)` cells (at least 1), and the time
+//! step becomes `P / frames`: frame `frames` would be frame 0 again, so the
+//! GIF loops without a jump. Every frame uses one global 256-colour palette
+//! (the palette at `t = i / 255`), so colours do not flicker between frames.
+
+use crate::Failure;
+use crate::args::AnimateArgs;
+use crate::field::{Field, Lattice};
+use crate::output::AtomicFile;
+use crate::palette::{Palette, Scale};
+use crate::progress::Progress;
+use crate::source::{self, SourceKind};
+use noisefield::Grid3;
+
+/// Lattice cells per pixel unless `--frequency` is given: 1/64, so a
+/// 256-pixel frame spans 4 cells.
+const DEFAULT_FREQUENCY: f64 = 1.0 / 64.0;
+
+/// The largest GIF side, in pixels.
+const MAX_SIDE: usize = u16::MAX as usize;
+
+/// Runs `noisefield animate`.
+pub fn run(args: AnimateArgs) -> Result<(), Failure> {
+    let &[w, h] = args.size.0.as_slice() else {
+        return Err(Failure::usage(
+            "animate --size takes WxH, the frame size (--frames gives the third axis)",
+        ));
+    };
+    if w > MAX_SIDE || h > MAX_SIDE {
+        return Err(Failure::usage(format!(
+            "a GIF frame is at most {MAX_SIDE}×{MAX_SIDE} pixels, not {w}×{h}"
+        )));
+    }
+    let frames = args.frames as usize;
+    let origin = args.origin.clone().map_or(vec![0.0; 3], |c| c.0);
+    let &[x0, y0, z0] = origin.as_slice() else {
+        return Err(Failure::usage("animate --origin takes X,Y,Z"));
+    };
+    let (time_step, period) = match args.looped {
+        false => (args.time_step, None),
+        true => {
+            let cells = (frames as f64 * args.time_step)
+                .round()
+                .clamp(1.0, f64::from(u32::MAX));
+            let cells = cells as u32;
+            (
+                f64::from(cells) / frames as f64,
+                Some([256, 256, cells, 256]),
+            )
+        }
+    };
+    let source = source::build(&args.source, SourceKind::Fbm, period)?;
+    let f = args.frequency.unwrap_or(DEFAULT_FREQUENCY);
+    let grid = Grid3::new([x0, y0, z0], [f, f, time_step], [w, h, frames]);
+    let field = Field::new(source, Lattice::D3(grid))?;
+    let palette = args.palette.unwrap_or(Palette::Clouds);
+
+    // Arguments are checked: from here on, failures are I/O failures.
+    let all = 0..frames;
+    let range_pass = if args.range.is_none() {
+        field.rows_in(&all)
+    } else {
+        0
+    };
+    let progress = Progress::new("animate", range_pass + field.rows_in(&all));
+    let (lo, hi) = match args.range {
+        Some(range) => range,
+        None => field.min_max(&progress)?,
+    };
+    let (lo, hi) = palette.display_range(lo, hi);
+    let scale = Scale::new(lo, hi);
+    let mut file = AtomicFile::create(&args.output)?;
+    let shown = args.output.display().to_string();
+    let failed = |e: gif::EncodingError| Failure::Io(format!("cannot write {shown}: {e}"));
+    let mut encoder =
+        gif::Encoder::new(&mut file, w as u16, h as u16, &palette.table()).map_err(failed)?;
+    encoder.set_repeat(gif::Repeat::Infinite).map_err(failed)?;
+    let delay = (100.0 / f64::from(args.fps)).round() as u16;
+    let mut pixels = vec![0u8; w * h];
+    field.for_each_band(all, &progress, |first_row, values| {
+        let start = (first_row % h) * w;
+        for (p, &v) in pixels[start..start + values.len()].iter_mut().zip(values) {
+            *p = scale.byte(v);
+        }
+        if start + values.len() == w * h {
+            let mut frame = gif::Frame::from_indexed_pixels(w as u16, h as u16, &*pixels, None);
+            frame.delay = delay;
+            encoder.write_frame(&frame).map_err(failed)?;
+        }
+        Ok(())
+    })?;
+    encoder.into_inner().map_err(failed)?;
+    file.commit()?;
+    drop(progress);
+    let looped = match period {
+        Some([_, _, cells, _]) => format!(", loops every {cells} cells of z"),
+        None => String::new(),
+    };
+    println!("wrote {shown}: {frames} frames of {w}×{h}{looped}, values {lo}..{hi} shown");
+    Ok(())
+}

@@ -1,0 +1,418 @@
+//! The command line: subcommands, their options, and the parsers that turn
+//! option text into checked values.
+//!
+//! Checks that need one value only (a size of 0, a NaN frequency, an unknown
+//! palette) are done here by clap, which prints the message and exits with
+//! code 2. Checks across options (an origin with the wrong number of
+//! coordinates, `--rows` beyond the field) are made when the field is built,
+//! still before any file is created.
+
+use crate::Failure;
+use crate::output::Format;
+use crate::palette::Palette;
+use crate::source::SourceKind;
+use clap::{Args, Parser, Subcommand};
+use noisefield::Level;
+use std::num::NonZeroUsize;
+use std::ops::Range;
+use std::path::PathBuf;
+
+/// Samples on the longest axis we accept: a row is held in memory, and
+/// 2^24 samples (64 MiB of f32) is far beyond any picture.
+pub const MAX_AXIS: usize = 1 << 24;
+
+/// Samples in the largest field we accept: 2^40 (4 TiB of f32). More is
+/// taken for a typo rather than started.
+pub const MAX_SAMPLES: u64 = 1 << 40;
+
+/// Render noise fields to pictures and data.
+#[derive(Debug, Parser)]
+#[command(name = "noisefield", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Worker threads for filling grids [default: one per core].
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write a field as a picture or as data [default: noise.png, a 1024×1024 fBm terrain map].
+    Render(RenderArgs),
+    /// Write frames along a time axis (3D noise, z = time) as an animated GIF.
+    Animate(AnimateArgs),
+    /// Print min, max, mean, standard deviation and a histogram of a field.
+    Stats(StatsArgs),
+    /// Print throughput (million points per second) per available SIMD level.
+    Bench(BenchArgs),
+}
+
+/// Which noise, shared by every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct SourceArgs {
+    /// Noise source [default: fbm; bench: perlin].
+    #[arg(long, value_enum)]
+    pub source: Option<SourceKind>,
+
+    /// Seed of the permutation table, 0 to 2^64 - 1.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub seed: u64,
+
+    /// Octaves of a fractal source, 1 to 32 [default: 6].
+    #[arg(long)]
+    pub octaves: Option<u32>,
+
+    /// Frequency factor from one octave to the next [default: 2].
+    #[arg(long, allow_hyphen_values = true)]
+    pub lacunarity: Option<f32>,
+
+    /// Amplitude factor from one octave to the next [default: 0.5].
+    #[arg(long, allow_hyphen_values = true)]
+    pub persistence: Option<f32>,
+
+    /// Marble: stripe frequency along x, radians per lattice cell [default: 1].
+    #[arg(long, allow_hyphen_values = true)]
+    pub stripes: Option<f32>,
+
+    /// Marble: how strongly turbulence bends the stripes [default: 4].
+    #[arg(long, allow_hyphen_values = true)]
+    pub power: Option<f32>,
+
+    /// Map a fractal's output from its bounds onto [-1, 1] (default: the raw sum).
+    #[arg(long)]
+    pub normalize: bool,
+
+    /// SIMD level: scalar, portable, avx2 or avx512 [default: the best this CPU has].
+    #[arg(long)]
+    pub level: Option<Level>,
+}
+
+/// Which samples of the noise: the grid, shared by `render` and `stats`.
+#[derive(Debug, Clone, Args)]
+pub struct FieldArgs {
+    /// Samples per axis: WxH for a 2D field, WxHxD for a 3D volume.
+    #[arg(long, default_value = "1024x1024", value_parser = parse_size)]
+    pub size: Size,
+
+    /// Noise coordinates of the first sample, X,Y or X,Y,Z [default: all 0].
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_coords, value_name = "X,Y[,Z]")]
+    pub origin: Option<Coords>,
+
+    /// Lattice cells per sample, a number or a fraction such as 1/128 [default: 1/128].
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_frequency, conflicts_with = "period")]
+    pub frequency: Option<f64>,
+
+    /// Seamless tile: the field spans exactly P lattice cells per axis (P, or
+    /// PX,PY[,PZ]) and wraps around; sets the frequency to P / size.
+    #[arg(long, value_parser = parse_periods, value_name = "P")]
+    pub period: Option<Periods>,
+
+    /// The noise source.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// `noisefield render`.
+#[derive(Debug, Clone, Args)]
+pub struct RenderArgs {
+    /// The field.
+    #[command(flatten)]
+    pub field: FieldArgs,
+
+    /// Colours of png output [default: terrain].
+    #[arg(long, value_enum)]
+    pub palette: Option<Palette>,
+
+    /// Values mapped to the ends of the palette (png) or to 0 and 65535
+    /// (png16), e.g. -1..1 [default: the field's own min..max].
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_range, value_name = "LO..HI")]
+    pub range: Option<(f32, f32)>,
+
+    /// png (8-bit colour), png16 (16-bit gray heightmap), npy (numpy
+    /// float32) or raw (little-endian f32) [default: from the output's
+    /// extension, else png].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+
+    /// Output file [default: noise.png, noise.npy, … by format].
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Only this band A..B (end excluded) of the slowest axis: rows (y) of
+    /// a 2D field, slices (z) of a volume.
+    #[arg(long, value_parser = parse_rows, value_name = "A..B")]
+    pub rows: Option<Range<usize>>,
+}
+
+/// `noisefield animate`.
+#[derive(Debug, Clone, Args)]
+pub struct AnimateArgs {
+    /// Frame size, WxH.
+    #[arg(long, default_value = "256x256", value_parser = parse_size)]
+    pub size: Size,
+
+    /// Number of frames.
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub frames: u32,
+
+    /// Time (z) advanced per frame, in lattice cells.
+    #[arg(long, default_value = "1/16", value_parser = parse_frequency)]
+    pub time_step: f64,
+
+    /// Loop seamlessly: the noise is periodic along time, with a period of
+    /// frames × time step rounded to whole lattice cells (the time step is
+    /// adjusted to fit).
+    #[arg(long = "loop")]
+    pub looped: bool,
+
+    /// Frames per second (GIF delays are whole hundredths of a second).
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub fps: u16,
+
+    /// Noise coordinates of the first sample of the first frame, X,Y,Z.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_coords, value_name = "X,Y,Z")]
+    pub origin: Option<Coords>,
+
+    /// Lattice cells per pixel [default: 1/64].
+    #[arg(long, value_parser = parse_frequency)]
+    pub frequency: Option<f64>,
+
+    /// Colours of the frames [default: clouds].
+    #[arg(long, value_enum)]
+    pub palette: Option<Palette>,
+
+    /// Values mapped to the ends of the palette [default: the animation's own min..max].
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_range, value_name = "LO..HI")]
+    pub range: Option<(f32, f32)>,
+
+    /// Output file.
+    #[arg(short, long, value_name = "FILE", default_value = "noise.gif")]
+    pub output: PathBuf,
+
+    /// The noise source.
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// `noisefield stats`.
+#[derive(Debug, Clone, Args)]
+pub struct StatsArgs {
+    /// The field.
+    #[command(flatten)]
+    pub field: FieldArgs,
+
+    /// Histogram bins between min and max.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub bins: u32,
+
+    /// Also draw the histogram to this PNG file.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `noisefield bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// Random points per run of fill2 and fill3.
+    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u32).range(1..=(1 << 26)))]
+    pub points: u32,
+
+    /// Runs per measurement; the best is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+
+    /// The noise source (--level: measure that level only).
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// Samples per axis, x first (2 or 3 axes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Size(pub Vec<usize>);
+
+/// Coordinates of a point, x first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Coords(pub Vec<f64>);
+
+/// Periods in lattice cells: one for every axis, or one per axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Periods(pub Vec<u32>);
+
+/// Sets the size of rayon's global pool (before any parallel work).
+pub fn set_threads(threads: Option<NonZeroUsize>) -> Result<(), Failure> {
+    let Some(n) = threads else { return Ok(()) };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n.get())
+        .build_global()
+        .map_err(|e| Failure::Io(format!("cannot start {n} threads: {e}")))
+}
+
+/// `1024x768` or `256x256x64` (`×` also accepted): 2 or 3 axes, each at
+/// least 1 and at most [`MAX_AXIS`], at most [`MAX_SAMPLES`] in all.
+pub fn parse_size(text: &str) -> Result<Size, String> {
+    let parts: Vec<&str> = text.split(['x', 'X', '×']).collect();
+    if !(2..=3).contains(&parts.len()) {
+        return Err("expected WxH (2D) or WxHxD (3D), e.g. 1024x1024".into());
+    }
+    let size = parts
+        .iter()
+        .map(|part| {
+            part.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{part:?} is not a whole number of samples"))
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
+    check_size(&size)?;
+    Ok(Size(size))
+}
+
+/// Every axis at least 1 and at most [`MAX_AXIS`], at most [`MAX_SAMPLES`] in all.
+pub fn check_size(size: &[usize]) -> Result<(), String> {
+    for &n in size {
+        if n == 0 {
+            return Err("every axis needs at least 1 sample".into());
+        }
+        if n > MAX_AXIS {
+            return Err(format!(
+                "{n} samples on one axis is more than the {MAX_AXIS} accepted"
+            ));
+        }
+    }
+    let total = size.iter().map(|&n| n as u64).product::<u64>();
+    if total > MAX_SAMPLES {
+        return Err(format!(
+            "{total} samples in all is more than the {MAX_SAMPLES} (2^40) accepted"
+        ));
+    }
+    Ok(())
+}
+
+/// A finite number, or a fraction `A/B` of two (`1/128`).
+pub fn parse_number(text: &str) -> Result<f64, String> {
+    let number = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("{s:?} is not a number"))
+    };
+    let value = match text.split_once('/') {
+        Some((a, b)) => number(a)? / number(b)?,
+        None => number(text)?,
+    };
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(format!("{text} is not a finite number"))
+    }
+}
+
+/// A frequency or a time step: finite and greater than 0.
+pub fn parse_frequency(text: &str) -> Result<f64, String> {
+    let value = parse_number(text)?;
+    if value > 0.0 {
+        Ok(value)
+    } else {
+        Err(format!("{text} is not greater than 0"))
+    }
+}
+
+/// `X,Y` or `X,Y,Z`: finite coordinates.
+pub fn parse_coords(text: &str) -> Result<Coords, String> {
+    let coords = text
+        .split(',')
+        .map(parse_number)
+        .collect::<Result<Vec<f64>, String>>()?;
+    if !(2..=3).contains(&coords.len()) {
+        return Err("expected X,Y or X,Y,Z".into());
+    }
+    Ok(Coords(coords))
+}
+
+/// `P` (every axis) or `PX,PY[,PZ]`: periods in lattice cells, at least 1.
+pub fn parse_periods(text: &str) -> Result<Periods, String> {
+    let periods = text
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&p| p >= 1)
+                .ok_or_else(|| {
+                    format!("{p:?} is not a period (a whole number of cells, 1 or more)")
+                })
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    if periods.len() > 3 {
+        return Err("expected P, PX,PY or PX,PY,PZ".into());
+    }
+    Ok(Periods(periods))
+}
+
+/// `LO..HI`: finite values with LO < HI.
+pub fn parse_range(text: &str) -> Result<(f32, f32), String> {
+    let (lo, hi) = text.split_once("..").ok_or("expected LO..HI, e.g. -1..1")?;
+    let (lo, hi) = (parse_number(lo)? as f32, parse_number(hi)? as f32);
+    if lo < hi && lo.is_finite() && hi.is_finite() {
+        Ok((lo, hi))
+    } else {
+        Err(format!("{text}: LO must be less than HI"))
+    }
+}
+
+/// `A..B`: a non-empty band of indices, B excluded.
+pub fn parse_rows(text: &str) -> Result<Range<usize>, String> {
+    let (a, b) = text.split_once("..").ok_or("expected A..B, e.g. 0..512")?;
+    let index = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("{s:?} is not a row index"))
+    };
+    let (a, b) = (index(a)?, index(b)?);
+    if a < b {
+        Ok(a..b)
+    } else {
+        Err(format!("{text}: the band is empty (A must be less than B)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1024x768"), Ok(Size(vec![1024, 768])));
+        assert_eq!(parse_size("4×5×6"), Ok(Size(vec![4, 5, 6])));
+        for bad in [
+            "0x5",
+            "5",
+            "5x5x5x5",
+            "ax5",
+            "-1x5",
+            "20000000x1",
+            "2000000x2000000",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_frequency("1/128"), Ok(1.0 / 128.0));
+        assert_eq!(parse_frequency("0.25"), Ok(0.25));
+        for bad in ["NaN", "inf", "0", "-1", "1/0", "x"] {
+            assert!(parse_frequency(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_coords("-1.5,2"), Ok(Coords(vec![-1.5, 2.0])));
+        assert!(parse_coords("1").is_err());
+        assert_eq!(parse_range("-0.5..1"), Ok((-0.5, 1.0)));
+        assert!(parse_range("1..1").is_err());
+        assert_eq!(parse_rows("3..7"), Ok(3..7));
+        assert!(parse_rows("7..3").is_err());
+        assert_eq!(parse_periods("8"), Ok(Periods(vec![8])));
+        assert!(parse_periods("0").is_err());
+    }
+}

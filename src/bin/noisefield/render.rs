@@ -1,0 +1,122 @@
+//! `noisefield render`: a field (or a band of it) to png, png16, npy or raw.
+//!
+//! ```text
+//! check every option; pick format (--format, else the extension, else png)
+//! png/png16 without --range: one pass over the whole field for min and max
+//! temporary file in the destination directory
+//! for each band of the selected rows: fill, encode, append
+//! rename the temporary file to the destination
+//! ```
+//!
+//! A 3D volume as PNG is its z slices stacked vertically (height ny·nz).
+
+use crate::Failure;
+use crate::args::RenderArgs;
+use crate::field::{Field, Lattice};
+use crate::output::{AtomicFile, Encoding, Format, Pixels, encode};
+use crate::palette::{Palette, Scale};
+use crate::progress::Progress;
+use crate::source::SourceKind;
+
+/// Runs `noisefield render`.
+pub fn run(args: RenderArgs) -> Result<(), Failure> {
+    let field = Field::from_args(&args.field, SourceKind::Fbm)?;
+    let format = match (args.format, &args.output) {
+        (Some(format), _) => format,
+        (None, None) => Format::Png,
+        (None, Some(path)) => Format::from_extension(path).ok_or_else(|| {
+            Failure::usage(format!(
+                "cannot tell the format of {} from its name: give --format png, png16, npy or raw",
+                path.display()
+            ))
+        })?,
+    };
+    let is_png = matches!(format, Format::Png | Format::Png16);
+    if args.palette.is_some() && format != Format::Png {
+        return Err(Failure::usage("--palette applies to --format png only"));
+    }
+    if args.range.is_some() && !is_png {
+        return Err(Failure::usage(
+            "--range applies to --format png and png16 only",
+        ));
+    }
+    let slabs = args.rows.clone().unwrap_or(0..field.slabs());
+    field.check_slabs(&slabs)?;
+    let path = args.output.clone().unwrap_or_else(|| format.default_path());
+    let (nx, rows) = (field.row_len(), field.rows_in(&slabs) as usize);
+    if is_png && (nx >= 1 << 31 || rows >= 1 << 31) {
+        return Err(Failure::usage(format!(
+            "a PNG of {nx}×{rows} pixels is larger than PNG allows (2^31 - 1 per side); \
+             use --format npy or raw, or --rows for a band"
+        )));
+    }
+
+    // Arguments are checked: from here on, failures are I/O failures.
+    let range_pass = if is_png && args.range.is_none() {
+        field.rows_in(&(0..field.slabs()))
+    } else {
+        0
+    };
+    let progress = Progress::new("render", range_pass + rows as u64);
+    let (lo, hi) = match (is_png, args.range) {
+        (false, _) => (0.0, 0.0),
+        (true, Some(range)) => range,
+        (true, None) => field.min_max(&progress)?,
+    };
+    let palette = args.palette.unwrap_or(Palette::Terrain);
+    let (lo, hi) = match format {
+        Format::Png => palette.display_range(lo, hi),
+        _ => (lo, hi),
+    };
+    let mut file = AtomicFile::create(&path)?;
+    let encoding = match format {
+        Format::Png => {
+            let pixels = Pixels::Colour(palette, Scale::new(lo, hi));
+            Encoding::Png {
+                width: nx,
+                height: rows,
+                pixels,
+            }
+        }
+        Format::Png16 => {
+            let pixels = Pixels::Height(Scale::new(lo, hi));
+            Encoding::Png {
+                width: nx,
+                height: rows,
+                pixels,
+            }
+        }
+        Format::Npy => {
+            let mut shape = field.size();
+            *shape.last_mut().expect("2 or 3 axes") = slabs.len();
+            shape.reverse();
+            Encoding::Npy(shape)
+        }
+        Format::Raw => Encoding::Raw,
+    };
+    let shown = path.display().to_string();
+    encode(&mut file, &encoding, |write| {
+        field.for_each_band(slabs.clone(), &progress, |_, values| {
+            write(values).map_err(|e| Failure::Io(format!("cannot write {shown}: {e}")))
+        })
+    })?;
+    file.commit()?;
+    drop(progress);
+
+    let size: Vec<String> = field.size().iter().map(|n| n.to_string()).collect();
+    let band = match (&args.rows, field.lattice) {
+        (None, _) => String::new(),
+        (Some(r), Lattice::D2(_)) => format!(", rows {}..{}", r.start, r.end),
+        (Some(r), Lattice::D3(_)) => format!(", slices {}..{}", r.start, r.end),
+    };
+    let values = match is_png {
+        true => format!(", values {lo}..{hi} shown"),
+        false => String::new(),
+    };
+    println!(
+        "wrote {shown}: {} {}{band}{values}",
+        size.join("×"),
+        format.name()
+    );
+    Ok(())
+}

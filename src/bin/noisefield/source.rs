@@ -1,0 +1,215 @@
+//! Every `--source`, built in one place.
+//!
+//! The library's sources are distinct types, and their common trait
+//! `noisefield::Source` cannot be a trait object (its kernel side is
+//! generic), so they are held in one enum, [`AnySource`], and each method
+//! forwards with one `match` (the `each_source!` macro). Adding a source is
+//! one variant, one arm in the macro and one arm in [`build`].
+
+use crate::Failure;
+use crate::args::SourceArgs;
+use clap::ValueEnum;
+use noisefield::{
+    Billow, Error, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value,
+};
+
+/// The `--source` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SourceKind {
+    /// Perlin gradient noise, one octave.
+    Perlin,
+    /// Value noise (random values at the lattice points), one octave.
+    Value,
+    /// Fractal Brownian motion: a sum of Perlin octaves.
+    Fbm,
+    /// Ridged multifractal: sharp crests where the noise crosses zero.
+    Ridged,
+    /// Billow: a sum of |noise| octaves, puffy.
+    Billow,
+    /// Turbulence: a sum of |noise| octaves, for flames and smoke.
+    Turbulence,
+    /// Marble: a sine of x plus turbulence, veined stripes.
+    Marble,
+}
+
+/// One of the library's sources, ready to fill grids and points.
+#[derive(Debug, Clone)]
+pub enum AnySource {
+    /// `--source perlin`.
+    Perlin(Perlin),
+    /// `--source value`.
+    Value(Value),
+    /// `--source fbm`.
+    Fbm(Fbm<Perlin>),
+    /// `--source ridged`.
+    Ridged(Ridged<Perlin>),
+    /// `--source billow`.
+    Billow(Billow<Perlin>),
+    /// `--source turbulence`.
+    Turbulence(Turbulence<Perlin>),
+    /// `--source marble`.
+    Marble(Marble<Perlin>),
+}
+
+/// `$body` with `$s` bound to the source inside `$source`, whatever its type.
+macro_rules! each_source {
+    ($source:expr, $s:ident => $body:expr) => {
+        match $source {
+            AnySource::Perlin($s) => $body,
+            AnySource::Value($s) => $body,
+            AnySource::Fbm($s) => $body,
+            AnySource::Ridged($s) => $body,
+            AnySource::Billow($s) => $body,
+            AnySource::Turbulence($s) => $body,
+            AnySource::Marble($s) => $body,
+        }
+    };
+}
+
+impl AnySource {
+    /// The SIMD level the fills run at.
+    pub fn level(&self) -> Level {
+        each_source!(self, s => s.level())
+    }
+
+    /// Noise at `n` points `(xs[i], ys[i])`, one thread.
+    pub fn fill2(&self, xs: &[f32], ys: &[f32], out: &mut [f32]) -> Result<(), Error> {
+        each_source!(self, s => s.fill2(xs, ys, out))
+    }
+
+    /// Noise at `n` points `(xs[i], ys[i], zs[i])`, one thread.
+    pub fn fill3(&self, xs: &[f32], ys: &[f32], zs: &[f32], out: &mut [f32]) -> Result<(), Error> {
+        each_source!(self, s => s.fill3(xs, ys, zs, out))
+    }
+
+    /// Noise over a 2D grid; on the rayon pool when `parallel`.
+    pub fn fill_grid2(&self, grid: &Grid2, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        match parallel {
+            true => each_source!(self, s => s.fill_grid2_par(grid, out)),
+            false => each_source!(self, s => s.fill_grid2(grid, out)),
+        }
+    }
+
+    /// Noise over a 3D grid; on the rayon pool when `parallel`.
+    pub fn fill_grid3(&self, grid: &Grid3, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        match parallel {
+            true => each_source!(self, s => s.fill_grid3_par(grid, out)),
+            false => each_source!(self, s => s.fill_grid3(grid, out)),
+        }
+    }
+}
+
+/// A lattice noise (`Perlin` or `Value`, which share these builder
+/// methods) with the period and `--level` applied; `?` on their errors.
+macro_rules! lattice {
+    ($noise:expr, $args:expr, $period:expr) => {{
+        let mut noise = $noise;
+        if let Some(period) = $period {
+            noise = noise.with_period(period)?;
+        }
+        if let Some(level) = $args.level {
+            noise = noise.with_level(level)?;
+        }
+        noise
+    }};
+}
+
+/// A fractal combinator with the octave options of `args` that were given
+/// (the library's defaults otherwise: 6 octaves, lacunarity 2, persistence ½).
+macro_rules! octaves {
+    ($fractal:expr, $args:expr) => {{
+        let mut fractal = $fractal.normalize($args.normalize);
+        if let Some(octaves) = $args.octaves {
+            fractal = fractal.octaves(octaves);
+        }
+        if let Some(lacunarity) = $args.lacunarity {
+            fractal = fractal.lacunarity(lacunarity);
+        }
+        if let Some(persistence) = $args.persistence {
+            fractal = fractal.persistence(persistence);
+        }
+        fractal
+    }};
+}
+
+/// The source `args` describe (`default` when `--source` is not given),
+/// periodic with `period` (x, y, z, w lattice cells) when given.
+///
+/// Fractal options with a single-octave source, an unsupported `--level`,
+/// or bad fractal parameters are usage errors.
+pub fn build(
+    args: &SourceArgs,
+    default: SourceKind,
+    period: Option<[u32; 4]>,
+) -> Result<AnySource, Failure> {
+    let kind = args.source.unwrap_or(default);
+    let fractal_options = [
+        ("--octaves", args.octaves.is_some()),
+        ("--lacunarity", args.lacunarity.is_some()),
+        ("--persistence", args.persistence.is_some()),
+        ("--normalize", args.normalize),
+    ];
+    let single_octave = matches!(kind, SourceKind::Perlin | SourceKind::Value);
+    if let Some((name, _)) = fractal_options.iter().find(|(_, given)| *given)
+        && single_octave
+    {
+        return Err(Failure::usage(format!(
+            "{name} applies to fractal sources (fbm, ridged, billow, turbulence, marble), \
+             not to --source {}",
+            kind.name()
+        )));
+    }
+    let marble_options = [("--stripes", args.stripes), ("--power", args.power)];
+    if let Some((name, _)) = marble_options.iter().find(|(_, v)| v.is_some())
+        && kind != SourceKind::Marble
+    {
+        return Err(Failure::usage(format!(
+            "{name} applies to --source marble only, not to --source {}",
+            kind.name()
+        )));
+    }
+    let source = match kind {
+        SourceKind::Perlin => AnySource::Perlin(lattice!(Perlin::new(args.seed), args, period)),
+        SourceKind::Value => AnySource::Value(lattice!(Value::new(args.seed), args, period)),
+        fractal => {
+            let base = lattice!(Perlin::new(args.seed), args, period);
+            match fractal {
+                SourceKind::Fbm => AnySource::Fbm(octaves!(Fbm::new(base), args)),
+                SourceKind::Ridged => AnySource::Ridged(octaves!(Ridged::new(base), args)),
+                SourceKind::Billow => AnySource::Billow(octaves!(Billow::new(base), args)),
+                SourceKind::Turbulence => {
+                    AnySource::Turbulence(octaves!(Turbulence::new(base), args))
+                }
+                _ => {
+                    let mut marble = octaves!(Marble::new(base), args);
+                    if let Some(stripes) = args.stripes {
+                        marble = marble.stripes(stripes);
+                    }
+                    if let Some(power) = args.power {
+                        marble = marble.power(power);
+                    }
+                    AnySource::Marble(marble)
+                }
+            }
+        }
+    };
+    // Octaves out of range, non-finite factors, a fractional lacunarity
+    // over a periodic base: the library's own check and message.
+    each_source!(&source, s => s.check())?;
+    Ok(source)
+}
+
+impl SourceKind {
+    /// The name as given to `--source`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceKind::Perlin => "perlin",
+            SourceKind::Value => "value",
+            SourceKind::Fbm => "fbm",
+            SourceKind::Ridged => "ridged",
+            SourceKind::Billow => "billow",
+            SourceKind::Turbulence => "turbulence",
+            SourceKind::Marble => "marble",
+        }
+    }
+}

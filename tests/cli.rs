@@ -1,0 +1,791 @@
+//! The `noisefield` command, run as a user runs it: each test starts the
+//! built binary in a fresh temporary directory and checks the files it
+//! writes against the library's own fills, bit for bit (`to_bits`), or
+//! against the documented mappings (gray = round(255·t), 16-bit =
+//! round(65535·t), t = (v − lo)/(hi − lo)).
+
+use noisefield::{Billow, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value};
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The words of `line`: the arguments of one command.
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// Runs `noisefield args…` with `dir` as the working directory.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_noisefield"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the noisefield binary runs")
+}
+
+/// Runs `noisefield args…` in `dir` and insists that it succeeds quietly:
+/// exit 0, nothing on stderr (no progress bar when stderr is not a terminal).
+fn ok_in(dir: &Path, args: &[&str]) -> String {
+    let out = run_in(dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "noisefield {args:?} failed: {stderr}");
+    assert!(
+        stderr.is_empty(),
+        "noisefield {args:?} wrote to stderr: {stderr}"
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// A fresh empty directory, removed at the end of the test.
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary directory")
+}
+
+/// The names of the files in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Little-endian f32s.
+fn floats(bytes: &[u8]) -> Vec<f32> {
+    assert_eq!(bytes.len() % 4, 0, "not a whole number of f32");
+    bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+/// Asserts equal lengths and equal bits.
+fn assert_same_bits(got: &[f32], want: &[f32]) {
+    assert_eq!(got.len(), want.len(), "lengths differ");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g.to_bits(), w.to_bits(), "sample {i}: {g} != {w}");
+    }
+}
+
+/// The library's fill of a 2D grid.
+fn library2(perlin: &Perlin, grid: Grid2) -> Vec<f32> {
+    let [nx, ny] = grid.size();
+    let mut out = vec![0.0; nx * ny];
+    perlin.fill_grid2(&grid, &mut out).unwrap();
+    out
+}
+
+/// The library's fill of a 3D grid.
+fn library3(perlin: &Perlin, grid: Grid3) -> Vec<f32> {
+    let [nx, ny, nz] = grid.size();
+    let mut out = vec![0.0; nx * ny * nz];
+    perlin.fill_grid3(&grid, &mut out).unwrap();
+    out
+}
+
+/// Splits a `.npy` file into the text of its header dict and its data,
+/// checking the magic, the version and the 64-byte alignment.
+fn split_npy(bytes: &[u8]) -> (String, &[u8]) {
+    assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00", "magic and version 1.0");
+    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    assert_eq!((10 + header_len) % 64, 0, "data aligned to 64 bytes");
+    let header = std::str::from_utf8(&bytes[10..10 + header_len]).unwrap();
+    assert!(header.ends_with('\n'));
+    (header.trim_end().to_string(), &bytes[10 + header_len..])
+}
+
+/// A decoded PNG: width, height, colour type, bit depth, pixel bytes, text chunks.
+struct Png {
+    width: u32,
+    height: u32,
+    color: png::ColorType,
+    depth: png::BitDepth,
+    pixels: Vec<u8>,
+    text: Vec<(String, String)>,
+}
+
+fn decode_png(path: &Path) -> Png {
+    let bytes = fs::read(path).unwrap();
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .expect("a valid PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).expect("PNG data decodes");
+    pixels.truncate(frame.buffer_size());
+    let info = reader.info();
+    let text = info
+        .uncompressed_latin1_text
+        .iter()
+        .map(|t| (t.keyword.clone(), t.text.clone()))
+        .collect();
+    Png {
+        width: info.width,
+        height: info.height,
+        color: info.color_type,
+        depth: info.bit_depth,
+        pixels,
+        text,
+    }
+}
+
+#[test]
+fn default_render_writes_noise_png_1024_terrain_map_in_an_empty_directory() {
+    let dir = temp_dir();
+    ok_in(dir.path(), &["render"]);
+    assert_eq!(listing(dir.path()), ["noise.png"]);
+    let png = decode_png(&dir.path().join("noise.png"));
+    assert_eq!((png.width, png.height), (1024, 1024));
+    assert_eq!(
+        (png.color, png.depth),
+        (png::ColorType::Rgb, png::BitDepth::Eight)
+    );
+    // A terrain map: some pixels are water (blue above red and green), some land.
+    let pixels: Vec<&[u8]> = png.pixels.chunks_exact(3).collect();
+    let water = pixels.iter().filter(|p| p[2] > p[0] && p[2] > p[1]).count();
+    let green = pixels.iter().filter(|p| p[1] > p[0] && p[1] > p[2]).count();
+    assert!(water > pixels.len() / 10, "{water} water pixels");
+    assert!(green > pixels.len() / 10, "{green} green pixels");
+}
+
+#[test]
+fn png_has_the_requested_size_and_gray_pixels_follow_the_documented_mapping() {
+    let dir = temp_dir();
+    let args = words(
+        "render --source perlin --seed 5 --size 48x20 --frequency 1/16 --palette gray --range -1..1 -o g.png",
+    );
+    ok_in(dir.path(), &args);
+    let png = decode_png(&dir.path().join("g.png"));
+    assert_eq!((png.width, png.height), (48, 20));
+    assert_eq!(
+        (png.color, png.depth),
+        (png::ColorType::Grayscale, png::BitDepth::Eight)
+    );
+    let grid = Grid2::new([0.0; 2], [1.0 / 16.0; 2], [48, 20]);
+    let values = library2(&Perlin::new(5), grid);
+    let want: Vec<u8> = values
+        .iter()
+        .map(|&v| ((f64::from(v) + 1.0) / 2.0 * 255.0).round() as u8)
+        .collect();
+    assert_eq!(png.pixels, want);
+    assert!(
+        png.text
+            .contains(&("noisefield range".into(), "-1..1".into()))
+    );
+}
+
+#[test]
+fn png16_is_a_16_bit_gray_heightmap_spanning_the_fields_own_range() {
+    let dir = temp_dir();
+    let args = words("render --source perlin --size 33x17 --format png16 -o h.png");
+    ok_in(dir.path(), &args);
+    let png = decode_png(&dir.path().join("h.png"));
+    assert_eq!((png.width, png.height), (33, 17));
+    assert_eq!(
+        (png.color, png.depth),
+        (png::ColorType::Grayscale, png::BitDepth::Sixteen)
+    );
+    let heights: Vec<u16> = png
+        .pixels
+        .chunks_exact(2)
+        .map(|b| u16::from_be_bytes([b[0], b[1]]))
+        .collect();
+    // Without --range the field's own min and max map to 0 and 65535.
+    let grid = Grid2::new([0.0; 2], [1.0 / 128.0; 2], [33, 17]);
+    let values = library2(&Perlin::new(0), grid);
+    let lo = values.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let (lo64, hi64) = (f64::from(lo), f64::from(hi));
+    let want: Vec<u16> = values
+        .iter()
+        .map(|&v| ((f64::from(v) - lo64) / (hi64 - lo64) * 65535.0).round() as u16)
+        .collect();
+    assert_eq!(heights, want);
+    assert!(heights.contains(&0) && heights.contains(&65535));
+    assert!(
+        png.text
+            .contains(&("noisefield range".into(), format!("{lo64}..{hi64}")))
+    );
+}
+
+#[test]
+fn a_volume_as_png_is_its_slices_stacked_vertically() {
+    let dir = temp_dir();
+    let args = words("render --source perlin --size 16x8x3 --palette gray --range -2..2 -o v.png");
+    ok_in(dir.path(), &args);
+    let png = decode_png(&dir.path().join("v.png"));
+    assert_eq!((png.width, png.height), (16, 24));
+    let grid = Grid3::new([0.0; 3], [1.0 / 128.0; 3], [16, 8, 3]);
+    let want: Vec<u8> = library3(&Perlin::new(0), grid)
+        .iter()
+        .map(|&v| ((f64::from(v) + 2.0) / 4.0 * 255.0).round() as u8)
+        .collect();
+    assert_eq!(png.pixels, want);
+}
+
+/// `--source name` and the options after it, as the library builds it.
+fn library_source(name: &str) -> AnySource {
+    let perlin = Perlin::new(4);
+    match name {
+        "perlin" => AnySource::Perlin(perlin),
+        "value" => AnySource::Value(Value::new(4)),
+        "fbm" => AnySource::Fbm(
+            Fbm::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25),
+        ),
+        "ridged" => AnySource::Ridged(
+            Ridged::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25),
+        ),
+        "billow" => AnySource::Billow(
+            Billow::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25),
+        ),
+        "turbulence" => AnySource::Turbulence(
+            Turbulence::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25),
+        ),
+        _ => AnySource::Marble(
+            Marble::new(perlin)
+                .octaves(3)
+                .lacunarity(2.5)
+                .persistence(0.25)
+                .stripes(3.0)
+                .power(2.0),
+        ),
+    }
+}
+
+/// The library's sources the test compares with.
+enum AnySource {
+    Perlin(Perlin),
+    Value(Value),
+    Fbm(Fbm<Perlin>),
+    Ridged(Ridged<Perlin>),
+    Billow(Billow<Perlin>),
+    Turbulence(Turbulence<Perlin>),
+    Marble(Marble<Perlin>),
+}
+
+/// The library's fill of a 3D grid by any source.
+fn fill3_by(source: &AnySource, grid: &Grid3) -> Vec<f32> {
+    let [nx, ny, nz] = grid.size();
+    let mut out = vec![0.0; nx * ny * nz];
+    match source {
+        AnySource::Perlin(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Value(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Fbm(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Ridged(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Billow(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Turbulence(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Marble(s) => s.fill_grid3(grid, &mut out),
+    }
+    .unwrap();
+    out
+}
+
+#[test]
+fn every_source_writes_the_librarys_values() {
+    let dir = temp_dir();
+    for name in [
+        "perlin",
+        "value",
+        "fbm",
+        "ridged",
+        "billow",
+        "turbulence",
+        "marble",
+    ] {
+        let fractal = match name {
+            "perlin" | "value" => "",
+            "marble" => "--octaves 3 --lacunarity 2.5 --persistence 0.25 --stripes 3 --power 2",
+            _ => "--octaves 3 --lacunarity 2.5 --persistence 0.25",
+        };
+        let args = format!(
+            "render --source {name} {fractal} --seed 4 --size 19x6x4 --frequency 0.15 \
+             --origin -3,2.5,0.75 -o {name}.npy"
+        );
+        ok_in(dir.path(), &words(&args));
+        let bytes = fs::read(dir.path().join(format!("{name}.npy"))).unwrap();
+        let grid = Grid3::new([-3.0, 2.5, 0.75], [0.15; 3], [19, 6, 4]);
+        let want = fill3_by(&library_source(name), &grid);
+        assert_same_bits(&floats(split_npy(&bytes).1), &want);
+    }
+}
+
+#[test]
+fn a_periodic_fbm_tile_is_the_fractal_over_a_periodic_perlin() {
+    let dir = temp_dir();
+    ok_in(
+        dir.path(),
+        &words("render --size 64x32 --period 4,2 -o tile.npy"),
+    );
+    let bytes = fs::read(dir.path().join("tile.npy")).unwrap();
+    let got = floats(split_npy(&bytes).1);
+    let base = Perlin::new(0).with_period([4, 2, 256, 256]).unwrap();
+    let fbm = Fbm::new(base);
+    let step = [4.0 / 64.0, 2.0 / 32.0];
+    let mut want = vec![0.0; 64 * 32];
+    fbm.fill_grid2(&Grid2::new([0.0; 2], step, [64, 32]), &mut want)
+        .unwrap();
+    assert_same_bits(&got, &want);
+    // Seamless: the row just below the tile is its first row again.
+    let mut next = vec![0.0; 64];
+    fbm.fill_grid2(&Grid2::new([0.0, 2.0], step, [64, 1]), &mut next)
+        .unwrap();
+    for i in 0..64 {
+        assert!(
+            (next[i] - got[i]).abs() < 1e-5,
+            "column {i}: {} vs {}",
+            next[i],
+            got[i]
+        );
+    }
+}
+
+#[test]
+fn a_png_band_is_the_wholes_rows_pixel_for_pixel() {
+    let dir = temp_dir();
+    let base = "render --source perlin --size 20x10 --frequency 0.1 --palette clouds";
+    ok_in(dir.path(), &words(&format!("{base} -o whole.png")));
+    ok_in(
+        dir.path(),
+        &words(&format!("{base} --rows 3..7 -o band.png")),
+    );
+    let whole = decode_png(&dir.path().join("whole.png"));
+    let band = decode_png(&dir.path().join("band.png"));
+    assert_eq!((band.width, band.height), (20, 4));
+    // Without --range both map the whole field's min..max.
+    assert_eq!(band.pixels, whole.pixels[3 * 20 * 3..7 * 20 * 3]);
+    assert_eq!(band.text, whole.text);
+}
+
+#[test]
+fn npy_header_and_data_equal_the_library_fill() {
+    let dir = temp_dir();
+    let args = words(
+        "render --source perlin --seed 7 --size 37x23 --frequency 0.05 --origin 1.5,-2 -o f.npy",
+    );
+    ok_in(dir.path(), &args);
+    let bytes = fs::read(dir.path().join("f.npy")).unwrap();
+    let (header, data) = split_npy(&bytes);
+    assert_eq!(
+        header,
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (23, 37), }"
+    );
+    let grid = Grid2::new([1.5, -2.0], [0.05; 2], [37, 23]);
+    assert_same_bits(&floats(data), &library2(&Perlin::new(7), grid));
+}
+
+#[test]
+fn npy_of_a_volume_has_shape_z_y_x_and_the_library_values() {
+    let dir = temp_dir();
+    let args = words(
+        "render --source perlin --size 9x7x5 --frequency 0.3 --origin 0,0,-3.25 --format npy -o vol.npy",
+    );
+    ok_in(dir.path(), &args);
+    let bytes = fs::read(dir.path().join("vol.npy")).unwrap();
+    let (header, data) = split_npy(&bytes);
+    assert!(header.contains("'shape': (5, 7, 9)"), "{header}");
+    let grid = Grid3::new([0.0, 0.0, -3.25], [0.3; 3], [9, 7, 5]);
+    assert_same_bits(&floats(data), &library3(&Perlin::new(0), grid));
+}
+
+#[test]
+fn raw_has_4_bytes_per_sample_and_the_library_values_over_several_bands() {
+    // 2100 × 1100 samples: more than one internal band of 2^20 samples.
+    let dir = temp_dir();
+    let args =
+        words("render --source perlin --seed 3 --size 2100x1100 --frequency 1/100 -o big.raw");
+    ok_in(dir.path(), &args);
+    let bytes = fs::read(dir.path().join("big.raw")).unwrap();
+    assert_eq!(bytes.len(), 2100 * 1100 * 4);
+    let grid = Grid2::new([0.0; 2], [0.01; 2], [2100, 1100]);
+    assert_same_bits(&floats(&bytes), &library2(&Perlin::new(3), grid));
+}
+
+#[test]
+fn raw_bands_concatenate_byte_for_byte_into_the_whole() {
+    let dir = temp_dir();
+    let base = "render --source perlin --size 40x23 --format raw";
+    let with = |extra: &str| format!("{base} {extra}");
+    ok_in(dir.path(), &words(&with("-o whole.raw")));
+    let mut joined = Vec::new();
+    for (i, band) in ["0..5", "5..6", "6..23"].iter().enumerate() {
+        let name = format!("band{i}.raw");
+        ok_in(
+            dir.path(),
+            &words(&with(&format!("--rows {band} -o {name}"))),
+        );
+        joined.extend(fs::read(dir.path().join(name)).unwrap());
+    }
+    let whole = fs::read(dir.path().join("whole.raw")).unwrap();
+    assert_eq!(whole.len(), 40 * 23 * 4);
+    assert!(joined == whole, "bands differ from the whole");
+}
+
+#[test]
+fn npy_bands_have_their_own_shapes_and_their_data_concatenate_to_the_whole() {
+    let dir = temp_dir();
+    let base = "render --source perlin --size 6x5x7 --frequency 0.2";
+    let with = |extra: &str| format!("{base} {extra}");
+    ok_in(dir.path(), &words(&with("-o whole.npy")));
+    let whole = fs::read(dir.path().join("whole.npy")).unwrap();
+    let (_, whole_data) = split_npy(&whole);
+    let mut joined = Vec::new();
+    for (band, slices) in [("0..2", 2), ("2..7", 5)] {
+        ok_in(
+            dir.path(),
+            &words(&with(&format!("--rows {band} -o band.npy"))),
+        );
+        let bytes = fs::read(dir.path().join("band.npy")).unwrap();
+        let (header, data) = split_npy(&bytes);
+        assert!(
+            header.contains(&format!("'shape': ({slices}, 5, 6)")),
+            "{header}"
+        );
+        joined.extend_from_slice(data);
+    }
+    assert!(joined == whole_data, "bands differ from the whole");
+}
+
+#[test]
+fn period_makes_the_field_span_whole_periods_so_it_tiles() {
+    let dir = temp_dir();
+    let args = words("render --source perlin --seed 2 --size 40x30 --period 3 -o t.npy");
+    ok_in(dir.path(), &args);
+    let bytes = fs::read(dir.path().join("t.npy")).unwrap();
+    let got = floats(split_npy(&bytes).1);
+    let tile = Perlin::new(2).with_period([3, 3, 256, 256]).unwrap();
+    let grid = Grid2::new([0.0; 2], [3.0 / 40.0, 3.0 / 30.0], [40, 30]);
+    assert_same_bits(&got, &library2(&tile, grid));
+    // The column just right of the tile is the tile's first column again.
+    let next = library2(
+        &tile,
+        Grid2::new([3.0, 0.0], [3.0 / 40.0, 3.0 / 30.0], [1, 30]),
+    );
+    for j in 0..30 {
+        assert!((next[j] - got[j * 40]).abs() < 1e-6, "row {j}");
+    }
+}
+
+#[test]
+fn threads_and_levels_do_not_change_the_bytes() {
+    let dir = temp_dir();
+    let base = "render --source perlin --size 70x9x3 --format raw";
+    let with = |extra: &str| format!("{base} {extra}");
+    ok_in(dir.path(), &words(&with("-o default.raw")));
+    let default = fs::read(dir.path().join("default.raw")).unwrap();
+    ok_in(dir.path(), &words(&with("--threads 1 -o one.raw")));
+    assert!(fs::read(dir.path().join("one.raw")).unwrap() == default);
+    for level in Level::available() {
+        ok_in(
+            dir.path(),
+            &words(&with(&format!("--level {level} -o level.raw"))),
+        );
+        let bytes = fs::read(dir.path().join("level.raw")).unwrap();
+        assert!(bytes == default, "--level {level} differs");
+    }
+}
+
+/// Arguments that must be refused: exit code 2, a message naming the
+/// problem, and no file written or changed.
+#[test]
+fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
+    let mut cases: Vec<(String, &str)> = [
+        ("render --size 0x10", "at least 1"),
+        ("render --size 10", "WxH"),
+        ("render --size 10x10x10x10", "WxH"),
+        ("render --size 16777217x1", "more than"),
+        ("render --size 9999999x9999999", "more than"),
+        ("render --size ax5", "whole number"),
+        ("render --frequency NaN", "finite"),
+        ("render --frequency inf", "finite"),
+        ("render --frequency 0", "greater than 0"),
+        ("render --frequency -0.5", "greater than 0"),
+        ("render --frequency 1/0", "finite"),
+        ("render --palette rainbow", "rainbow"),
+        ("render --source simplex", "simplex"),
+        ("render --octaves 0", "octaves"),
+        ("render --octaves 33", "octaves"),
+        ("render --lacunarity NaN", "lacunarity"),
+        ("render --persistence inf", "persistence"),
+        ("render --source perlin --octaves 4", "--octaves"),
+        ("render --period 4 --lacunarity 2.5", "lacunarity"),
+        ("render --source perlin --normalize", "--normalize"),
+        ("render --source fbm --stripes 2", "--stripes"),
+        ("render --source marble --power NaN", "power"),
+        ("render --rows 5..3", "empty"),
+        ("render --rows 0..1025", "outside"),
+        ("render --rows 3", "A..B"),
+        ("render --size 4x4x4 --rows 2..5", "outside"),
+        ("render --origin 1,2,3", "--origin"),
+        ("render --origin nan,0", "finite"),
+        ("render --period 0", "period"),
+        ("render --period 2 --frequency 0.1", "--frequency"),
+        ("render --period 2,2,2", "--period"),
+        ("render --seed -1", "seed"),
+        ("render --level avx9", "avx9"),
+        ("render --format tiff", "tiff"),
+        ("render --range 1..0", "less than"),
+        ("render --range 0..nan", "finite"),
+        ("render --format npy --palette gray", "--palette"),
+        ("render --format raw --range 0..1", "--range"),
+        ("render --threads 0", "threads"),
+        ("render --bogus", "--bogus"),
+        ("animate --frames 0", "frames"),
+        ("animate --size 8x8x8", "WxH"),
+        ("animate --size 70000x2", "GIF"),
+        ("animate --fps 0", "fps"),
+        ("animate --size 60000x60000 --frames 100000", "more than"),
+        ("animate --time-step NaN", "finite"),
+        ("stats --bins 0", "bins"),
+        ("stats --size 0x0", "at least 1"),
+        ("bench --points 0", "points"),
+        ("frobnicate", "frobnicate"),
+    ]
+    .map(|(args, needle)| (args.to_string(), needle))
+    .to_vec();
+    let unavailable = [Level::Avx2, Level::Avx512]
+        .into_iter()
+        .find(|l| !l.is_available());
+    if let Some(level) = unavailable {
+        cases.push((format!("render --level {level}"), "not supported"));
+    }
+    for (args, needle) in cases {
+        let dir = temp_dir();
+        // An existing output must survive, and no other file may appear.
+        let keep = dir.path().join("noise.png");
+        fs::write(&keep, b"precious").unwrap();
+        let out = run_in(dir.path(), &words(&args));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {needle:?} not in {stderr}"
+        );
+        assert_eq!(listing(dir.path()), ["noise.png"], "{args:?} wrote a file");
+        assert_eq!(fs::read(&keep).unwrap(), b"precious", "{args:?} clobbered");
+        assert!(out.stdout.is_empty(), "{args:?} printed {:?}", out.stdout);
+    }
+}
+
+#[test]
+fn an_unknown_output_extension_is_refused_unless_a_format_is_given() {
+    let dir = temp_dir();
+    let out = run_in(dir.path(), &["render", "--source", "perlin", "-o", "a.tif"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--format"));
+    assert!(listing(dir.path()).is_empty());
+    let args = words("render --source perlin --size 8x8 --format raw -o a.tif");
+    ok_in(dir.path(), &args);
+    assert_eq!(
+        fs::metadata(dir.path().join("a.tif")).unwrap().len(),
+        8 * 8 * 4
+    );
+}
+
+#[test]
+fn a_failed_write_exits_1_and_leaves_no_partial_file() {
+    let dir = temp_dir();
+    // The destination is a directory: the final rename fails after the
+    // whole field was written to the temporary file.
+    fs::create_dir(dir.path().join("taken.raw")).unwrap();
+    fs::write(dir.path().join("taken.raw/inside"), b"x").unwrap();
+    let args = words("render --source perlin --size 64x64 -o taken.raw");
+    let out = run_in(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("taken.raw"));
+    assert_eq!(listing(dir.path()), ["taken.raw"]);
+    assert_eq!(listing(&dir.path().join("taken.raw")), ["inside"]);
+    // A directory that does not exist.
+    let args = words("render --source perlin -o missing/a.png");
+    let out = run_in(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(listing(dir.path()), ["taken.raw"]);
+}
+
+#[test]
+fn an_existing_output_is_replaced_whole() {
+    let dir = temp_dir();
+    let path = dir.path().join("noise.raw");
+    fs::write(&path, vec![0xAB; 10_000]).unwrap();
+    ok_in(
+        dir.path(),
+        &[
+            "render",
+            "--source",
+            "perlin",
+            "--size",
+            "5x5",
+            "-o",
+            "noise.raw",
+        ],
+    );
+    let grid = Grid2::new([0.0; 2], [1.0 / 128.0; 2], [5, 5]);
+    assert_same_bits(
+        &floats(&fs::read(&path).unwrap()),
+        &library2(&Perlin::new(0), grid),
+    );
+    assert_eq!(listing(dir.path()), ["noise.raw"]);
+}
+
+/// The numbers after `name` on the line that starts with it.
+fn stat(stdout: &str, name: &str) -> f64 {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(name))
+        .unwrap_or_else(|| panic!("no {name} line in {stdout}"));
+    line[name.len()..].trim().parse().unwrap()
+}
+
+#[test]
+fn stats_match_the_library_fill() {
+    let dir = temp_dir();
+    let args = words(
+        "stats --source perlin --seed 9 --size 300x200 --frequency 1/40 --bins 7 --plot hist.png",
+    );
+    let stdout = ok_in(dir.path(), &args);
+    let values = library2(
+        &Perlin::new(9),
+        Grid2::new([0.0; 2], [1.0 / 40.0; 2], [300, 200]),
+    );
+    let lo = values.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let n = values.len() as f64;
+    let mean = values.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
+    let var = values
+        .iter()
+        .map(|&v| (f64::from(v) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    assert_eq!(stat(&stdout, "samples"), 60_000.0);
+    assert_eq!((stat(&stdout, "min") as f32).to_bits(), lo.to_bits());
+    assert_eq!((stat(&stdout, "max") as f32).to_bits(), hi.to_bits());
+    // Summation order differs (bands, merged): agreement to rounding only.
+    assert!((stat(&stdout, "mean") - mean).abs() < 1e-12, "mean {mean}");
+    assert!((stat(&stdout, "std dev") - var.sqrt()).abs() < 1e-12);
+    // Bins: floor(7 (v - min) / (max - min)), the max in the last.
+    let width = (f64::from(hi) - f64::from(lo)) / 7.0;
+    let mut want = [0u64; 7];
+    for &v in &values {
+        want[(((f64::from(v) - f64::from(lo)) / width) as usize).min(6)] += 1;
+    }
+    let counts: Vec<u64> = stdout
+        .lines()
+        .filter(|l| l.contains(" .. "))
+        .map(|l| l.split_whitespace().nth(3).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(counts, want);
+    let plot = decode_png(&dir.path().join("hist.png"));
+    assert_eq!((plot.width, plot.height), (640, 360));
+    assert!(plot.pixels.iter().any(|&b| b != 255), "the plot is blank");
+}
+
+/// The frames of a GIF as palette indices, and its size.
+fn decode_gif(path: &Path) -> (u16, u16, Vec<Vec<u8>>) {
+    let file = fs::File::open(path).unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(file).expect("a valid GIF");
+    let (w, h) = (decoder.width(), decoder.height());
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert_eq!((frame.width, frame.height), (w, h));
+        frames.push(frame.buffer.to_vec());
+    }
+    (w, h, frames)
+}
+
+/// Mean absolute difference of two frames' gray levels.
+fn frame_distance(a: &[u8], b: &[u8]) -> f64 {
+    let sum: u64 = a
+        .iter()
+        .zip(b)
+        .map(|(&x, &y)| u64::from(x.abs_diff(y)))
+        .sum();
+    sum as f64 / a.len() as f64
+}
+
+#[test]
+fn animate_writes_frames_and_loop_closes_the_cycle_without_a_jump() {
+    let dir = temp_dir();
+    let base = "animate --source perlin --size 40x30 --frames 48 --time-step 1/16 --frequency 0.1 --palette gray --range -1..1";
+    let with = |extra: &str| format!("{base} {extra}");
+    ok_in(dir.path(), &words(&with("--loop -o loop.gif")));
+    ok_in(dir.path(), &words(&with("-o open.gif")));
+    let (w, h, looped) = decode_gif(&dir.path().join("loop.gif"));
+    assert_eq!((w, h, looped.len()), (40, 30, 48));
+    // Frame 0 is the library's z = 0 slice under the documented gray mapping.
+    let slice = library2(&Perlin::new(0), Grid2::new([0.0; 2], [0.1; 2], [40, 30]));
+    let gray: Vec<u8> = slice
+        .iter()
+        .map(|&v| ((f64::from(v) + 1.0) / 2.0 * 255.0).round() as u8)
+        .collect();
+    let (_, _, open) = decode_gif(&dir.path().join("open.gif"));
+    let steps = |frames: &[Vec<u8>]| -> f64 {
+        frames
+            .windows(2)
+            .map(|p| frame_distance(&p[0], &p[1]))
+            .fold(0.0, f64::max)
+    };
+    // Looping: 48 × 1/16 = 3 cells of z, periodic, so the jump from the last
+    // frame back to the first is like any other step. Without --loop it is
+    // the distance across 47/16 cells, much larger.
+    let wrap = frame_distance(&looped[47], &looped[0]);
+    assert!(
+        wrap <= 1.5 * steps(&looped),
+        "wrap {wrap} vs steps {}",
+        steps(&looped)
+    );
+    let open_wrap = frame_distance(&open[47], &open[0]);
+    assert!(open_wrap > 3.0 * steps(&open), "open wrap {open_wrap}");
+    // Frames 0 and 1 are the library's slices at z = 0 and z = 1/16.
+    assert_eq!(open[0], gray);
+    let z1 = library3(
+        &Perlin::new(0),
+        Grid3::new([0.0, 0.0, 0.0625], [0.1; 3], [40, 30, 1]),
+    );
+    let gray1: Vec<u8> = z1
+        .iter()
+        .map(|&v| ((f64::from(v) + 1.0) / 2.0 * 255.0).round() as u8)
+        .collect();
+    assert_eq!(open[1], gray1);
+}
+
+#[test]
+fn bench_prints_one_row_per_available_level() {
+    let dir = temp_dir();
+    let stdout = ok_in(dir.path(), &words("bench --points 4096 --runs 1"));
+    for level in Level::available() {
+        let row = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(level.name()))
+            .unwrap_or_else(|| panic!("no row for {level} in {stdout}"));
+        let rates: Vec<f64> = row
+            .split_whitespace()
+            .skip(1)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert_eq!(rates.len(), 5, "{row}");
+        assert!(rates.iter().all(|&r| r > 0.0 && r.is_finite()), "{row}");
+    }
+    assert!(listing(dir.path()).is_empty());
+}
+
+#[test]
+fn help_names_every_subcommand() {
+    let dir = temp_dir();
+    let stdout = ok_in(dir.path(), &["--help"]);
+    for sub in ["render", "animate", "stats", "bench"] {
+        assert!(stdout.contains(sub), "{sub} missing from {stdout}");
+    }
+}
