@@ -64,12 +64,12 @@
 //!   it come from the `f64` value, so fields far from the origin (2⁴⁰ and
 //!   beyond) are as smooth as at the origin. On `f32`-representable inputs
 //!   they equal `fillN` bit for bit.
-//! - Grids with |x step| > 1/4 give exactly the bits of `fillN_f64` on the
-//!   same points. Finer grids (the common case) evaluate each row from
-//!   per-cell coefficients, about twice as fast as the same points (see
-//!   `BENCHMARKS.md`), and agree with `fillN_f64`
-//!   within 1e-6 (measured ≤ 2.4e-7); they are still bit-identical across
-//!   levels, threads and windows.
+//! - Grids with |x step| > 1/3 (4D: > 1/64) give exactly the bits of
+//!   `fillN_f64` on the same points. Finer grids (the common case) evaluate
+//!   each row from per-cell coefficients, about 2.5 times as fast as the same
+//!   points (see `BENCHMARKS.md`), and agree with `fillN_f64` within 1e-6
+//!   (measured ≤ 3.6e-7); they are still bit-identical across levels,
+//!   threads and windows.
 //! - [`Perlin::with_period`] makes every method periodic with any integer
 //!   period per axis (the lattice wraps before hashing), for tileable
 //!   textures and looping animation.
@@ -89,6 +89,29 @@
 //!     assert!((column[j] - pixels[j * 256]).abs() < 1e-6);
 //! }
 //! # Ok::<(), noisefield::Error>(())
+//! ```
+//!
+//! # Sources, fractals, derivatives
+//!
+//! [`Perlin`] and [`Value`] (value noise) are lattice noises with a
+//! choice of [`Fade`] curve. [`Fbm`], [`Billow`], [`Ridged`], [`Turbulence`]
+//! and [`Marble`] sum octaves of any source (and nest). All share the
+//! [`Source`] interface (`noiseN`, `fillN`, `fillN_f64`, `fill_gridN(_par)`,
+//! `bounds`, `check`); [`Perlin`], [`Value`] and [`Fbm`] over them are also
+//! [`Differentiable`] (`noise3_grad`, `fill3_grad`, …: the value with its
+//! analytic gradient). Fractals keep every promise above: the same bits on
+//! every level, thread count and window split.
+//!
+//! ```
+//! use noisefield::{Fbm, Perlin, Source, Turbulence};
+//!
+//! let fbm = Fbm::new(Perlin::new(7)).octaves(5).normalize(true);
+//! let v = fbm.noise2(10.5, -3.25);
+//! assert!((-1.0..=1.0).contains(&v));
+//! let (v2, [dx, dy]) = fbm.noise2_grad(10.5, -3.25);
+//! assert_eq!(v.to_bits(), v2.to_bits());
+//! assert!(dx != 0.0 || dy != 0.0);
+//! assert!(Turbulence::new(Perlin::new(7)).persistence(f32::NAN).check().is_err());
 //! ```
 //!
 //! # Same bits everywhere
