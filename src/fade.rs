@@ -55,7 +55,11 @@ const COS_PI: [f32; 8] = [
     -0.000_104_638_55,
 ];
 
-/// `sin(πu)` for |u| ≤ ½ (Horner in u², then × u).
+/// `sin(πu)` for |u| ≤ ½ (Horner in u², then × u), clamped to [−1, 1]:
+/// near u = ±½ the `f32` polynomial reaches 1 + 2⁻²³, which would put the
+/// cosine fade above 1 (value noise outside [−1, 1]) and `Marble` outside
+/// its bounds. The clamp keeps NaN (`min`/`max` return their second
+/// operand when unordered).
 #[inline(always)]
 pub(crate) fn sin_pi_reduced<S: Simd>(s: S, u: S::F) -> S::F {
     let u2 = u * u;
@@ -63,7 +67,7 @@ pub(crate) fn sin_pi_reduced<S: Simd>(s: S, u: S::F) -> S::F {
     for c in SIN_PI[..6].iter().rev() {
         p = p * u2 + s.splat(*c);
     }
-    p * u
+    s.max(s.splat(-1.0), s.min(s.splat(1.0), p * u))
 }
 
 /// `cos(πu)` for |u| ≤ ½.
@@ -94,13 +98,21 @@ pub(crate) fn sin<S: Simd>(s: S, x: S::F) -> S::F {
     sin_pi_reduced(s, u) * sign
 }
 
-/// `fade(t)` for `t ∈ [0, 1]`.
+/// `fade(t)` for `t ∈ [0, 1]`, in [0, 1]: a lerp with it is a convex
+/// combination, so value noise stays in [−1, 1].
 #[inline(always)]
 pub(crate) fn fade<S: Simd>(s: S, kind: Fade, t: S::F) -> S::F {
     match kind {
         Fade::Quintic => {
             let t3 = t * t * t;
-            t3 * (t * (t * s.splat(6.0) - s.splat(15.0)) + s.splat(10.0))
+            // Near t = 1 the Horner form cancels (t(6t − 15) ≈ −9, + 10) and
+            // rounds up to 1 + 1.1e-6; the min keeps it at most 1 (a NaN
+            // stays NaN). Cubic and Linear never exceed 1 in f32 (checked
+            // for every f32 in [0, 1]); Cosine is clamped in `sin_pi_reduced`.
+            s.min(
+                s.splat(1.0),
+                t3 * (t * (t * s.splat(6.0) - s.splat(15.0)) + s.splat(10.0)),
+            )
         }
         Fade::Cubic => t * t * (s.splat(3.0) - t * s.splat(2.0)),
         Fade::Cosine => s.splat(0.5) + s.splat(0.5) * sin_pi_reduced(s, t - s.splat(0.5)),

@@ -68,9 +68,15 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
     #[inline(always)]
     fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self {
         let f = s.splat(scale as f32);
+        let (lo, hi) = (s.splat(-f32::MAX), s.splat(f32::MAX));
         let mut c = self.0;
         for d in 0..D {
-            c[d] = c[d] * f + s.splat(offset[d] as f32);
+            // A finite coordinate scaled past f32::MAX would be ±inf (NaN
+            // noise); clamped, it is a huge finite one, like any |c| ≥ 2³¹ a
+            // lattice plane. NaN stays NaN (min and max return their second
+            // operand when unordered); an infinite input was NaN already at
+            // octave 0, which makes the fold NaN.
+            c[d] = s.max(lo, s.min(hi, c[d] * f + s.splat(offset[d] as f32)));
         }
         F32Coords(c)
     }
@@ -119,7 +125,8 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         let mut c = self.0;
         for d in 0..D {
             for v in &mut c[d][..S::LANES] {
-                *v = *v * scale + offset[d];
+                // Finite stays finite (see `F32Coords::affine`).
+                *v = (*v * scale + offset[d]).clamp(-f64::MAX, f64::MAX);
             }
         }
         F64Coords(c)
@@ -162,7 +169,11 @@ impl GridAxis {
     /// exactly as [`F64Coords::affine`] computes it).
     pub(crate) fn affine(&self, scale: f64, offset: f64) -> GridAxis {
         GridAxis {
-            coords: self.coords.iter().map(|&c| c * scale + offset).collect(),
+            coords: self
+                .coords
+                .iter()
+                .map(|&c| (c * scale + offset).clamp(-f64::MAX, f64::MAX))
+                .collect(),
             step: self.step * scale,
         }
     }

@@ -301,7 +301,11 @@ fn fold<S: Simd>(
 #[inline(always)]
 fn finish<S: Simd>(s: S, f: &Settings, shape: Shape, norm: (f32, f32), acc: S::F, x: S::F) -> S::F {
     let v = if shape == Shape::Marble {
-        crate::fade::sin(s, s.splat(f.stripes) * x + s.splat(f.power) * acc)
+        // Clamped so that a huge finite x (or an f64 one beyond f32) gives
+        // a finite sine, not sin(±inf) = NaN; NaN stays NaN.
+        let arg = s.splat(f.stripes) * x + s.splat(f.power) * acc;
+        let arg = s.max(s.splat(-f32::MAX), s.min(s.splat(f32::MAX), arg));
+        crate::fade::sin(s, arg)
     } else if f.normalize {
         let v = (acc - s.splat(norm.0)) * s.splat(norm.1);
         s.max(s.splat(-1.0), s.min(s.splat(1.0), v))
@@ -408,9 +412,19 @@ impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
                 let scaled: Vec<GridAxis> = if i == 0 {
                     axes.to_vec()
                 } else {
-                    (0..D)
+                    let mut scaled: Vec<GridAxis> = (0..D)
                         .map(|a| axes[a].affine(d.frequency[i], OFFSETS[i][a]))
-                        .collect()
+                        .collect();
+                    // The source picks its row path from the x step. An
+                    // octave of a coarse grid must stay on the point path
+                    // (a coarse grid gives `fillN_f64`'s bits) even where
+                    // |lacunarity| < 1 shrinks its step below the bound, so
+                    // the source sees the larger of the two steps.
+                    let grid_step = axes[0].step.abs();
+                    if scaled[0].step.abs() < grid_step {
+                        scaled[0].step = grid_step;
+                    }
+                    scaled
                 };
                 let array: &[GridAxis; D] = scaled[..].try_into().unwrap();
                 let scale = period_scale.saturating_mul(d.period_scale[i]);

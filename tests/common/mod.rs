@@ -376,3 +376,494 @@ pub fn bit_pattern_slices(dims: usize) -> impl proptest::strategy::Strategy<Valu
         )
     })
 }
+
+// ------------------------------------------------------------ any source
+
+/// `with_level` of every source type, so tests can be written over any
+/// [`noisefield::Source`] (the method is inherent, not part of the trait).
+pub trait Leveled: Sized {
+    fn leveled(self, level: Level) -> Result<Self, Error>;
+}
+
+impl Leveled for Perlin {
+    fn leveled(self, level: Level) -> Result<Self, Error> {
+        self.with_level(level)
+    }
+}
+
+impl Leveled for noisefield::Value {
+    fn leveled(self, level: Level) -> Result<Self, Error> {
+        self.with_level(level)
+    }
+}
+
+macro_rules! leveled_combinators {
+    ($($ty:ident),*) => {$(
+        impl<N: noisefield::Source> Leveled for noisefield::$ty<N> {
+            fn leveled(self, level: Level) -> Result<Self, Error> {
+                self.with_level(level)
+            }
+        }
+    )*};
+}
+leveled_combinators!(Fbm, Billow, Ridged, Turbulence, Marble);
+
+/// Any source behind one object-safe interface, with the dimension chosen
+/// by the number of coordinates or slices (1 to 4), so one test covers
+/// every source type and dimension.
+pub trait Src: Send + Sync + std::fmt::Debug {
+    /// The same source at `level`.
+    fn at(&self, level: Level) -> Box<dyn Src>;
+    fn level(&self) -> Level;
+    /// Scalar `noiseN` at one point.
+    fn noise(&self, c: &[f32]) -> f32;
+    /// `fillN`.
+    fn fill(&self, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error>;
+    /// `fillN_f64`.
+    fn fill_f64(&self, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error>;
+    /// `fill_grid1` or `fill_grid1_par`.
+    fn grid1(&self, g: &Grid1, out: &mut [f32], par: bool) -> Result<(), Error>;
+    fn grid2(&self, g: &Grid2, out: &mut [f32], par: bool) -> Result<(), Error>;
+    fn grid3(&self, g: &Grid3, out: &mut [f32], par: bool) -> Result<(), Error>;
+    fn grid4(&self, g: &Grid4, out: &mut [f32], par: bool) -> Result<(), Error>;
+    fn bounds(&self, dimension: usize) -> (f32, f32);
+    fn check(&self) -> Result<(), Error>;
+}
+
+impl<T: noisefield::Source + Leveled + 'static> Src for T {
+    fn at(&self, level: Level) -> Box<dyn Src> {
+        Box::new(self.clone().leveled(level).unwrap())
+    }
+    fn level(&self) -> Level {
+        noisefield::Source::level(self)
+    }
+    fn noise(&self, c: &[f32]) -> f32 {
+        use noisefield::Source as S;
+        match *c {
+            [x] => S::noise1(self, x),
+            [x, y] => S::noise2(self, x, y),
+            [x, y, z] => S::noise3(self, x, y, z),
+            [x, y, z, w] => S::noise4(self, x, y, z, w),
+            _ => panic!("{} coordinates", c.len()),
+        }
+    }
+    fn fill(&self, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
+        use noisefield::Source as S;
+        match *inputs {
+            [xs] => S::fill1(self, xs, out),
+            [xs, ys] => S::fill2(self, xs, ys, out),
+            [xs, ys, zs] => S::fill3(self, xs, ys, zs, out),
+            [xs, ys, zs, ws] => S::fill4(self, xs, ys, zs, ws, out),
+            _ => panic!("{} coordinate slices", inputs.len()),
+        }
+    }
+    fn fill_f64(&self, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
+        use noisefield::Source as S;
+        match *inputs {
+            [xs] => S::fill1_f64(self, xs, out),
+            [xs, ys] => S::fill2_f64(self, xs, ys, out),
+            [xs, ys, zs] => S::fill3_f64(self, xs, ys, zs, out),
+            [xs, ys, zs, ws] => S::fill4_f64(self, xs, ys, zs, ws, out),
+            _ => panic!("{} coordinate slices", inputs.len()),
+        }
+    }
+    fn grid1(&self, g: &Grid1, out: &mut [f32], par: bool) -> Result<(), Error> {
+        use noisefield::Source as S;
+        if par {
+            S::fill_grid1_par(self, g, out)
+        } else {
+            S::fill_grid1(self, g, out)
+        }
+    }
+    fn grid2(&self, g: &Grid2, out: &mut [f32], par: bool) -> Result<(), Error> {
+        use noisefield::Source as S;
+        if par {
+            S::fill_grid2_par(self, g, out)
+        } else {
+            S::fill_grid2(self, g, out)
+        }
+    }
+    fn grid3(&self, g: &Grid3, out: &mut [f32], par: bool) -> Result<(), Error> {
+        use noisefield::Source as S;
+        if par {
+            S::fill_grid3_par(self, g, out)
+        } else {
+            S::fill_grid3(self, g, out)
+        }
+    }
+    fn grid4(&self, g: &Grid4, out: &mut [f32], par: bool) -> Result<(), Error> {
+        use noisefield::Source as S;
+        if par {
+            S::fill_grid4_par(self, g, out)
+        } else {
+            S::fill_grid4(self, g, out)
+        }
+    }
+    fn bounds(&self, dimension: usize) -> (f32, f32) {
+        noisefield::Source::bounds(self, dimension)
+    }
+    fn check(&self) -> Result<(), Error> {
+        noisefield::Source::check(self)
+    }
+}
+
+/// A source with derivatives behind one object-safe interface.
+pub trait GradSrc: Src {
+    /// The same source at `level`.
+    fn at_grad(&self, level: Level) -> Box<dyn GradSrc>;
+    /// Scalar `noiseN_grad` at one point: the value and one slope per axis.
+    fn noise_grad(&self, c: &[f32]) -> (f32, Vec<f32>);
+    /// `fillN_grad`; `grad` holds `dx`, `dy`, ... (one per input slice).
+    fn fill_grad(
+        &self,
+        inputs: &[&[f32]],
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+    ) -> Result<(), Error>;
+    /// `fill_gridN_grad` or `_par` for a grid of `grad.len()` dimensions:
+    /// `origin`, `step`, `size` and the window `(offset, size)` if any.
+    fn grid_grad(
+        &self,
+        grid: &AnyGrid,
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+        par: bool,
+    ) -> Result<(), Error>;
+}
+
+/// A grid of any dimension 1 to 4.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AnyGrid {
+    G1(Grid1),
+    G2(Grid2),
+    G3(Grid3),
+    G4(Grid4),
+}
+
+impl AnyGrid {
+    /// `Grid::new` of `origin.len()` dimensions.
+    pub fn new(origin: &[f64], step: &[f64], size: &[usize]) -> AnyGrid {
+        match origin.len() {
+            1 => AnyGrid::G1(Grid::new([origin[0]], [step[0]], [size[0]])),
+            2 => AnyGrid::G2(Grid::new(
+                std::array::from_fn(|a| origin[a]),
+                std::array::from_fn(|a| step[a]),
+                std::array::from_fn(|a| size[a]),
+            )),
+            3 => AnyGrid::G3(Grid::new(
+                std::array::from_fn(|a| origin[a]),
+                std::array::from_fn(|a| step[a]),
+                std::array::from_fn(|a| size[a]),
+            )),
+            4 => AnyGrid::G4(Grid::new(
+                std::array::from_fn(|a| origin[a]),
+                std::array::from_fn(|a| step[a]),
+                std::array::from_fn(|a| size[a]),
+            )),
+            d => panic!("{d} dimensions"),
+        }
+    }
+
+    pub fn dims(&self) -> usize {
+        match self {
+            AnyGrid::G1(_) => 1,
+            AnyGrid::G2(_) => 2,
+            AnyGrid::G3(_) => 3,
+            AnyGrid::G4(_) => 4,
+        }
+    }
+
+    pub fn size(&self) -> Vec<usize> {
+        match self {
+            AnyGrid::G1(g) => g.size().to_vec(),
+            AnyGrid::G2(g) => g.size().to_vec(),
+            AnyGrid::G3(g) => g.size().to_vec(),
+            AnyGrid::G4(g) => g.size().to_vec(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.size().iter().product()
+    }
+
+    /// The window at `offset` of `size` (panics if it does not fit).
+    pub fn window(&self, offset: &[usize], size: &[usize]) -> AnyGrid {
+        match self {
+            AnyGrid::G1(g) => AnyGrid::G1(g.window([offset[0]], [size[0]]).unwrap()),
+            AnyGrid::G2(g) => AnyGrid::G2(
+                g.window(
+                    std::array::from_fn(|a| offset[a]),
+                    std::array::from_fn(|a| size[a]),
+                )
+                .unwrap(),
+            ),
+            AnyGrid::G3(g) => AnyGrid::G3(
+                g.window(
+                    std::array::from_fn(|a| offset[a]),
+                    std::array::from_fn(|a| size[a]),
+                )
+                .unwrap(),
+            ),
+            AnyGrid::G4(g) => AnyGrid::G4(
+                g.window(
+                    std::array::from_fn(|a| offset[a]),
+                    std::array::from_fn(|a| size[a]),
+                )
+                .unwrap(),
+            ),
+        }
+    }
+
+    /// The position of every sample, one `Vec` per axis, in the output
+    /// layout (x fastest), from `Grid::coord`.
+    pub fn points(&self) -> Vec<Vec<f64>> {
+        match self {
+            AnyGrid::G1(g) => grid_points(g),
+            AnyGrid::G2(g) => grid_points(g),
+            AnyGrid::G3(g) => grid_points(g),
+            AnyGrid::G4(g) => grid_points(g),
+        }
+    }
+
+    /// `fill_gridN` (or `_par`) of `s` into `out`.
+    pub fn fill(&self, s: &dyn Src, out: &mut [f32], par: bool) -> Result<(), Error> {
+        match self {
+            AnyGrid::G1(g) => s.grid1(g, out, par),
+            AnyGrid::G2(g) => s.grid2(g, out, par),
+            AnyGrid::G3(g) => s.grid3(g, out, par),
+            AnyGrid::G4(g) => s.grid4(g, out, par),
+        }
+    }
+
+    /// `fill_gridN` (or `_par`) into a fresh output prefilled with the
+    /// sentinel; panics if the call fails or leaves a slot unwritten.
+    pub fn values(&self, s: &dyn Src, par: bool) -> Vec<f32> {
+        let mut out = vec![f32::from_bits(SENTINEL_BITS); self.len()];
+        self.fill(s, &mut out, par)
+            .unwrap_or_else(|e| panic!("{self:?}: {e}"));
+        if let Some(i) = out.iter().position(|v| v.to_bits() == SENTINEL_BITS) {
+            panic!("{self:?}: sample {i} was not written");
+        }
+        out
+    }
+
+    /// `fillN_f64` of `s` at every sample position.
+    pub fn point_values(&self, s: &dyn Src) -> Vec<f32> {
+        let points = self.points();
+        let inputs: Vec<&[f64]> = points.iter().map(Vec::as_slice).collect();
+        let mut out = vec![0.0f32; self.len()];
+        s.fill_f64(&inputs, &mut out).unwrap();
+        out
+    }
+}
+
+impl<T: noisefield::Differentiable + Leveled + 'static> GradSrc for T {
+    fn at_grad(&self, level: Level) -> Box<dyn GradSrc> {
+        Box::new(self.clone().leveled(level).unwrap())
+    }
+    fn noise_grad(&self, c: &[f32]) -> (f32, Vec<f32>) {
+        use noisefield::Differentiable as D;
+        match *c {
+            [x] => {
+                let (v, d) = D::noise1_grad(self, x);
+                (v, vec![d])
+            }
+            [x, y] => {
+                let (v, d) = D::noise2_grad(self, x, y);
+                (v, d.to_vec())
+            }
+            [x, y, z] => {
+                let (v, d) = D::noise3_grad(self, x, y, z);
+                (v, d.to_vec())
+            }
+            [x, y, z, w] => {
+                let (v, d) = D::noise4_grad(self, x, y, z, w);
+                (v, d.to_vec())
+            }
+            _ => panic!("{} coordinates", c.len()),
+        }
+    }
+    fn fill_grad(
+        &self,
+        inputs: &[&[f32]],
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+    ) -> Result<(), Error> {
+        use noisefield::Differentiable as D;
+        match (inputs, grad) {
+            ([xs], [dx]) => D::fill1_grad(self, xs, out, dx),
+            ([xs, ys], [dx, dy]) => D::fill2_grad(self, xs, ys, out, dx, dy),
+            ([xs, ys, zs], [dx, dy, dz]) => D::fill3_grad(self, xs, ys, zs, out, dx, dy, dz),
+            ([xs, ys, zs, ws], [dx, dy, dz, dw]) => {
+                D::fill4_grad(self, xs, ys, zs, ws, out, dx, dy, dz, dw)
+            }
+            (i, g) => panic!(
+                "{} coordinate slices, {} derivative slices",
+                i.len(),
+                g.len()
+            ),
+        }
+    }
+    fn grid_grad(
+        &self,
+        grid: &AnyGrid,
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+        par: bool,
+    ) -> Result<(), Error> {
+        use noisefield::Differentiable as D;
+        match (grid, grad) {
+            (AnyGrid::G1(g), [dx]) if par => D::fill_grid1_grad_par(self, g, out, dx),
+            (AnyGrid::G1(g), [dx]) => D::fill_grid1_grad(self, g, out, dx),
+            (AnyGrid::G2(g), [dx, dy]) if par => D::fill_grid2_grad_par(self, g, out, dx, dy),
+            (AnyGrid::G2(g), [dx, dy]) => D::fill_grid2_grad(self, g, out, dx, dy),
+            (AnyGrid::G3(g), [dx, dy, dz]) if par => {
+                D::fill_grid3_grad_par(self, g, out, dx, dy, dz)
+            }
+            (AnyGrid::G3(g), [dx, dy, dz]) => D::fill_grid3_grad(self, g, out, dx, dy, dz),
+            (AnyGrid::G4(g), [dx, dy, dz, dw]) if par => {
+                D::fill_grid4_grad_par(self, g, out, dx, dy, dz, dw)
+            }
+            (AnyGrid::G4(g), [dx, dy, dz, dw]) => D::fill_grid4_grad(self, g, out, dx, dy, dz, dw),
+            (g, d) => panic!("{} dimensions, {} derivative slices", g.dims(), d.len()),
+        }
+    }
+}
+
+/// SplitMix64: reproducible random numbers for sampling points.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[lo, hi)`.
+    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+    }
+
+    /// `n` points of `dims` coordinates in `[lo, hi)`, as `f32` slices.
+    pub fn points(&mut self, dims: usize, n: usize, lo: f64, hi: f64) -> Vec<Vec<f32>> {
+        (0..dims)
+            .map(|_| (0..n).map(|_| self.uniform(lo, hi) as f32).collect())
+            .collect()
+    }
+}
+
+/// `f32` slices widened to `f64`.
+pub fn widen(inputs: &[Vec<f32>]) -> Vec<Vec<f64>> {
+    inputs
+        .iter()
+        .map(|s| s.iter().map(|&v| f64::from(v)).collect())
+        .collect()
+}
+
+/// Owned `f64` slices as the borrowed form.
+pub fn borrow64(inputs: &[Vec<f64>]) -> Vec<&[f64]> {
+    inputs.iter().map(Vec::as_slice).collect()
+}
+
+/// `src` at every available level: `fillN` equals the scalar `noiseN` of
+/// each point bit for bit and writes every slot; every non-finite point
+/// gives exactly `f32::NAN`. Panics naming the first wrong point.
+pub fn assert_src_levels_match_scalar(src: &dyn Src, inputs: &[&[f32]], context: &str) {
+    let len = inputs[0].len();
+    let expected: Vec<u32> = (0..len)
+        .map(|i| src.noise(&point(inputs, i)).to_bits())
+        .collect();
+    for (i, want) in expected.iter().enumerate() {
+        let c = point(inputs, i);
+        if c.iter().any(|v| !v.is_finite()) {
+            assert_eq!(
+                *want,
+                f32::NAN.to_bits(),
+                "{context}: noise{} at {} is {:e} ({want:#010x}), not f32::NAN",
+                inputs.len(),
+                show(&c),
+                f32::from_bits(*want)
+            );
+        }
+    }
+    let mut out = vec![0.0f32; len];
+    for level in Level::available() {
+        let at = src.at(level);
+        assert_eq!(at.level(), level);
+        out.fill(f32::from_bits(SENTINEL_BITS));
+        at.fill(inputs, &mut out).unwrap();
+        if let Some(i) = (0..len).find(|&i| out[i].to_bits() != expected[i]) {
+            panic!(
+                "{context}, {}D, level {level}: index {i} of {len}: fill gave {:e} ({:#010x}), \
+                 noise gave {:e} ({:#010x}) at {}",
+                inputs.len(),
+                out[i],
+                out[i].to_bits(),
+                f32::from_bits(expected[i]),
+                expected[i],
+                show(&point(inputs, i)),
+            );
+        }
+    }
+}
+
+/// `src.fill_f64` gives the same bits at every level (the scalar level's
+/// are the reference); non-finite points give exactly `f32::NAN`.
+/// Returns the scalar level's values.
+pub fn assert_src_f64_levels_agree(src: &dyn Src, inputs: &[&[f64]], context: &str) -> Vec<f32> {
+    let len = inputs[0].len();
+    let mut want = vec![f32::from_bits(SENTINEL_BITS); len];
+    src.at(Level::Scalar).fill_f64(inputs, &mut want).unwrap();
+    for (i, w) in want.iter().enumerate() {
+        let c: Vec<f64> = inputs.iter().map(|s| s[i]).collect();
+        if c.iter().any(|v| !v.is_finite()) {
+            assert_eq!(
+                w.to_bits(),
+                f32::NAN.to_bits(),
+                "{context}: fill{}_f64 at {c:?} is {w:e}, not f32::NAN",
+                inputs.len()
+            );
+        }
+        assert_ne!(
+            w.to_bits(),
+            SENTINEL_BITS,
+            "{context}: slot {i} not written"
+        );
+    }
+    let mut out = vec![0.0f32; len];
+    for level in Level::available() {
+        out.fill(f32::from_bits(SENTINEL_BITS));
+        src.at(level).fill_f64(inputs, &mut out).unwrap();
+        if let Some(i) = (0..len).find(|&i| out[i].to_bits() != want[i].to_bits()) {
+            let c: Vec<f64> = inputs.iter().map(|s| s[i]).collect();
+            panic!(
+                "{context}, {}D, level {level}: fill_f64 index {i} of {len} gave {:e} ({:#010x}), \
+                 the scalar level gave {:e} ({:#010x}) at {c:?}",
+                inputs.len(),
+                out[i],
+                out[i].to_bits(),
+                want[i],
+                want[i].to_bits(),
+            );
+        }
+    }
+    want
+}
+
+/// `f64` slices of one length in 0..=67, every `f64` bit pattern equally
+/// likely per bit (NaNs, infinities, subnormals, huge values), mixed with
+/// ordinary values.
+pub fn f64_slices(dims: usize) -> impl proptest::strategy::Strategy<Value = Vec<Vec<f64>>> {
+    use proptest::prelude::*;
+    let value = prop_oneof![
+        any::<u64>().prop_map(f64::from_bits),
+        -1e3f64..1e3,
+        (-1e3f64..1e3).prop_map(|v| v + 1_099_511_627_776.0),
+    ];
+    (0..=MAX_LEN).prop_flat_map(move |len| {
+        prop::collection::vec(prop::collection::vec(value.clone(), len), dims)
+    })
+}
