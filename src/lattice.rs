@@ -181,7 +181,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
             .collect();
         // The path depends on the grid alone, never on windows or threads.
         let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP[D - 1];
-        let row = by_cells.then(|| RowAxis::new(&samples[0], self.curve));
+        let row = by_cells.then(|| RowAxis::new(&samples, self.curve)).flatten();
         LatticePlan { samples, row }
     }
 
@@ -202,7 +202,6 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                 self.level,
                 FillRowsByCells {
                     table,
-                    curve,
                     _kind: self.kind,
                     axes,
                     x,

@@ -33,55 +33,104 @@ use crate::simd::{MAX_LANES, PermTable, Simd};
 /// a step of 64 samples then spans at most 23 runs (`RUN_WINDOW` is 32).
 pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 64.0];
 
-/// Per-sample values of the x axis the row evaluation reads, and its runs
-/// of samples that share an x cell (the same on every row).
+/// Per-sample values of the x axis the row evaluation reads, and the x
+/// lattice planes the row's samples use (the same on every row).
+///
+/// Adjacent cells share a plane (the upper plane of one cell is the lower
+/// plane of the next), so a row computes each plane's coefficients once:
+/// `planes` lists them in the order the samples reach them, and every sample
+/// has the indices of its lower and upper plane, relative to the first plane
+/// its block of `MAX_LANES` samples uses.
 pub(crate) struct RowAxis {
     /// Offset in the cell, offset − 1, fade of the offset (padded).
     x0: Vec<f32>,
     x1: Vec<f32>,
     u: Vec<f32>,
-    /// Index into `runs` of every sample (padded with the last run).
-    run_of: Vec<u32>,
-    /// First sample and x cells `[X, X + 1]` of each run.
-    runs: Vec<(usize, [u8; 2])>,
-    /// The runs' lower and upper x cells, padded to whole steps.
-    run_cells: [Vec<u8>; 2],
+    /// The x lattice planes' cells, padded with zeros to whole steps.
+    planes: Vec<u8>,
+    /// The number of planes (before padding).
+    plane_count: usize,
+    /// Per block of `MAX_LANES` samples: its first plane.
+    first_plane: Vec<usize>,
+    /// Per sample: its lower and upper planes minus its block's first plane
+    /// (padded with the last sample's).
+    lower: Vec<u8>,
+    upper: Vec<u8>,
+    /// The fades of the other axes' samples, per axis (`other_fades[a]` is
+    /// axis `a + 1`).
+    other_fades: Vec<Vec<f32>>,
 }
 
-/// A step of 64 samples at x step ≤ 1/3 spans at most 23 runs; lookups read
-/// a window of 32 per-run coefficients.
-const RUN_WINDOW: usize = 32;
+/// A block of 64 samples at x step ≤ 1/3 spans at most 23 cells, so 24
+/// planes; lookups read a window of 32 per-plane coefficients.
+const PLANE_WINDOW: usize = 32;
 
 impl RowAxis {
-    pub(crate) fn new(x: &AxisSamples, curve: Fade) -> RowAxis {
+    /// The row values of the grid axes `axes` (x first), or `None` if a
+    /// block of samples would reach more planes than one window holds
+    /// (never for x steps ≤ 1/3: the caller then uses the point path).
+    pub(crate) fn new(axes: &[AxisSamples], curve: Fade) -> Option<RowAxis> {
+        let x = &axes[0];
         let t0 = x.t0.clone();
         let x1 = t0.iter().map(|t| t - 1.0).collect();
         let u = t0.iter().map(|&t| fade(Scalar, curve, t)).collect();
-        let mut runs = Vec::new();
-        let mut run_of = vec![0u32; t0.len()];
-        for (i, run) in run_of.iter_mut().enumerate().take(x.len) {
-            let cells = [x.c0[i], x.c1[i]];
-            if runs.last().is_none_or(|&(_, last)| last != cells) {
-                runs.push((i, cells));
+        // Planes in order of first use; a sample's planes are usually the
+        // last two listed (cells are adjacent for steps < 1).
+        let mut planes: Vec<u8> = Vec::new();
+        let plane_of = |cell: u8, planes: &mut Vec<u8>| -> usize {
+            let recent = planes.len().saturating_sub(4);
+            match planes[recent..].iter().rposition(|&c| c == cell) {
+                Some(at) => recent + at,
+                None => {
+                    planes.push(cell);
+                    planes.len() - 1
+                }
             }
-            *run = (runs.len() - 1) as u32;
+        };
+        let padded_samples = t0.len();
+        let (mut lower, mut upper) = (vec![0usize; padded_samples], vec![0usize; padded_samples]);
+        for i in 0..x.len {
+            lower[i] = plane_of(x.c0[i], &mut planes);
+            upper[i] = plane_of(x.c1[i], &mut planes);
         }
-        let last = run_of[x.len.saturating_sub(1)];
-        run_of[x.len..].fill(last);
-        let padded = runs.len().div_ceil(MAX_LANES) * MAX_LANES;
-        let mut run_cells = [vec![0u8; padded], vec![0u8; padded]];
-        for (r, &(_, [lo, hi])) in runs.iter().enumerate() {
-            run_cells[0][r] = lo;
-            run_cells[1][r] = hi;
+        if x.len > 0 {
+            let (lo, hi) = (lower[x.len - 1], upper[x.len - 1]);
+            lower[x.len..].fill(lo);
+            upper[x.len..].fill(hi);
         }
-        RowAxis {
+        let blocks = padded_samples / MAX_LANES;
+        let mut first_plane = Vec::with_capacity(blocks);
+        let (mut lower_rel, mut upper_rel) = (vec![0u8; padded_samples], vec![0u8; padded_samples]);
+        for b in 0..blocks {
+            let block = b * MAX_LANES..(b + 1) * MAX_LANES;
+            let all = lower[block.clone()].iter().chain(&upper[block.clone()]);
+            let (first, last) = all.fold((usize::MAX, 0), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+            if last - first >= PLANE_WINDOW {
+                return None;
+            }
+            first_plane.push(first);
+            for i in block {
+                lower_rel[i] = (lower[i] - first) as u8;
+                upper_rel[i] = (upper[i] - first) as u8;
+            }
+        }
+        let plane_count = planes.len();
+        planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES, 0);
+        let other_fades = axes[1..]
+            .iter()
+            .map(|a| a.t0.iter().map(|&t| fade(Scalar, curve, t)).collect())
+            .collect();
+        Some(RowAxis {
             x0: t0,
             x1,
             u,
-            run_of,
-            runs,
-            run_cells,
-        }
+            planes,
+            plane_count,
+            first_plane,
+            lower: lower_rel,
+            upper: upper_rel,
+            other_fades,
+        })
     }
 }
 
@@ -95,14 +144,13 @@ struct RowCorners {
     offsets: [[f32; 2]; 3],
 }
 
-fn row_corners<const D: usize>(others: &[(u8, u8, f32); 3], curve: Fade) -> RowCorners {
+fn row_corners<const D: usize>(others: &[(u8, u8, f32, f32); 3]) -> RowCorners {
     let mut w = RowCorners {
         weight: [1.0; 8],
         cells: [[0; 2]; 3],
         offsets: [[0.0; 2]; 3],
     };
-    for (axis, &(c0, c1, t0)) in others.iter().enumerate().take(D - 1) {
-        let f = fade(Scalar, curve, t0);
+    for (axis, &(c0, c1, t0, f)) in others.iter().enumerate().take(D - 1) {
         w.cells[axis] = [i32::from(c0), i32::from(c1)];
         w.offsets[axis] = [t0, t0 - 1.0];
         for (corner, weight) in w.weight.iter_mut().enumerate() {
@@ -115,7 +163,8 @@ fn row_corners<const D: usize>(others: &[(u8, u8, f32); 3], curve: Fade) -> RowC
 /// The coefficients `[A, B]` of the x lattice planes `cells` (one per lane)
 /// on one row: `A = Σ W·G0[h]`, `B = Σ W·(G1[h]·y + G2[h]·z + …)` over the
 /// corners of the other axes, in corner order (value noise: `A = 0`,
-/// `B = Σ W·height(h)`).
+/// `B = Σ W·height(h)`). Only the first `parts` parts (registers) are
+/// computed; the lanes of the others are left 0.
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn planes<S: Simd, K: Kind, const D: usize>(
@@ -123,6 +172,7 @@ fn planes<S: Simd, K: Kind, const D: usize>(
     p: &S::Perm<'_>,
     cells: S::I,
     w: &RowCorners,
+    parts: usize,
 ) -> (S::F, S::F) {
     let corners = 1 << (D - 1);
     let mut hash = [s.perm(p, cells); 8];
@@ -141,6 +191,10 @@ fn planes<S: Simd, K: Kind, const D: usize>(
     let zero = s.splat(0.0);
     let (mut a_out, mut b_out) = (zero, zero);
     super::for_each_part!(S, |k| {
+        if k >= parts {
+            // The remaining parts hold no planes.
+            return (a_out, b_out);
+        }
         let mut a = s.part(zero, k);
         let mut b = a;
         for corner in 0..corners {
@@ -159,7 +213,6 @@ fn planes<S: Simd, K: Kind, const D: usize>(
 /// Rows `first_row..` of a grid by coefficients (see the module docs).
 pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
     pub(crate) table: &'a PermTable,
-    pub(crate) curve: Fade,
     /// The corner kind (a zero-sized marker).
     pub(crate) _kind: K,
     pub(crate) axes: [&'a AxisSamples; D],
@@ -183,50 +236,35 @@ where
         if nx == 0 {
             return;
         }
-        // Per step: its first run, and each lane's run relative to it.
         let n = S::LANES;
-        let steps = nx.div_ceil(n);
-        let first_run: Vec<usize> = (0..steps).map(|k| x.run_of[k * n] as usize).collect();
-        let relative: Vec<u8> = (0..steps * n)
-            .map(|i| (x.run_of[i] as usize - first_run[i / n]) as u8)
-            .collect();
-        // Per-run coefficients of two rows: those of the next row are written
-        // while the current row is evaluated, so the vector loads of a row's
-        // coefficients never wait on scalar stores still in flight (that
-        // store-to-load stall cost more than half of the time).
-        let width = x.run_cells[0].len() + RUN_WINDOW;
-        let mut coeff = [0, 1].map(|_| {
-            [
-                vec![0.0f32; width],
-                vec![0.0; width],
-                vec![0.0; width],
-                vec![0.0; width],
-            ]
-        });
+        let part_lanes = n / S::PARTS;
+        // Per-plane coefficients of two rows: those of the next row are
+        // written while the current row is evaluated, so the vector loads of a
+        // row's coefficients never wait on stores still in flight.
+        let width = x.planes.len() + PLANE_WINDOW;
+        let mut coeff = [0, 1].map(|_| [vec![0.0f32; width], vec![0.0; width]]);
         // Rows are computed here, then streamed out, when `streaming`.
         let mut scratch = vec![0.0f32; if self.streaming { nx } else { 0 }];
         let rows = self.out.len() / nx;
         let mut out_rows = self.out.chunks_exact_mut(nx);
         for r in 0..=rows {
             if r < rows {
-                let mut others = [(0u8, 0u8, 0.0f32); 3];
+                let mut others = [(0u8, 0u8, 0.0f32, 0.0f32); 3];
                 let mut rest = self.first_row + r;
                 for d in 1..D {
                     let a = axes[d];
                     let i = rest % a.len;
                     rest /= a.len;
-                    others[d - 1] = (a.c0[i], a.c1[i], a.t0[i]);
+                    others[d - 1] = (a.c0[i], a.c1[i], a.t0[i], x.other_fades[d - 1][i]);
                 }
-                let corners = row_corners::<D>(&others, self.curve);
-                let coeff = &mut coeff[r % 2];
-                for at in (0..x.runs.len()).step_by(n) {
-                    let lo = s.load_cells(&x.run_cells[0][at..at + n]);
-                    let hi = s.load_cells(&x.run_cells[1][at..at + n]);
-                    let (a0, b0) = planes::<S, K, D>(s, &p, lo, &corners);
-                    let (a1, b1) = planes::<S, K, D>(s, &p, hi, &corners);
-                    for (values, c) in coeff.iter_mut().zip([a0, b0, a1, b1]) {
-                        s.store(c, &mut values[at..at + n]);
-                    }
+                let corners = row_corners::<D>(&others);
+                let [a_out, b_out] = &mut coeff[r % 2];
+                for at in (0..x.plane_count).step_by(n) {
+                    let cells = s.load_cells(&x.planes[at..at + n]);
+                    let parts = (x.plane_count - at).div_ceil(part_lanes);
+                    let (a, b) = planes::<S, K, D>(s, &p, cells, &corners, parts);
+                    s.store(a, &mut a_out[at..at + n]);
+                    s.store(b, &mut b_out[at..at + n]);
                 }
             }
             if r == 0 {
@@ -239,7 +277,7 @@ where
             } else {
                 &mut *row
             };
-            evaluate_row(s, x, &first_run, &relative, &coeff[(r - 1) % 2], target);
+            evaluate_row(s, x, &coeff[(r - 1) % 2], target);
             if self.streaming {
                 s.copy_streaming(&scratch, row);
             }
@@ -250,37 +288,30 @@ where
     }
 }
 
-/// The `RUN_WINDOW` per-run values starting at run `first`.
+/// The `PLANE_WINDOW` per-plane values starting at plane `first`.
 #[inline(always)]
-fn window(values: &[f32], first: usize) -> &[f32; RUN_WINDOW] {
-    values[first..first + RUN_WINDOW].try_into().unwrap()
+fn window(values: &[f32], first: usize) -> &[f32; PLANE_WINDOW] {
+    values[first..first + PLANE_WINDOW].try_into().unwrap()
 }
 
-/// One row from its per-run coefficients: `lerp(u, A0·x0 + B0, A1·x1 + B1)`,
-/// each lane's coefficients picked by its run relative to the step's first.
+/// One row from its per-plane coefficients: `lerp(u, A0·x0 + B0, A1·x1 + B1)`,
+/// each lane's coefficients picked by its planes relative to its block's
+/// first.
 #[inline(always)]
-fn evaluate_row<S: Simd>(
-    s: S,
-    x: &RowAxis,
-    first_run: &[usize],
-    relative: &[u8],
-    coeff: &[Vec<f32>; 4],
-    out: &mut [f32],
-) {
+fn evaluate_row<S: Simd>(s: S, x: &RowAxis, coeff: &[Vec<f32>; 2], out: &mut [f32]) {
     let n = S::LANES;
     for (k, dst) in out.chunks_mut(n).enumerate() {
         let at = k * n;
-        let (first, rel) = (first_run[k], s.load_cells(&relative[at..at + n]));
+        let first = x.first_plane[at / MAX_LANES];
+        let (a, b) = (window(&coeff[0], first), window(&coeff[1], first));
+        let lower = s.load_cells(&x.lower[at..at + n]);
+        let upper = s.load_cells(&x.upper[at..at + n]);
         let (x0, x1) = (s.load(&x.x0[at..at + n]), s.load(&x.x1[at..at + n]));
         let mut v = s.load(&x.u[at..at + n]);
         super::for_each_part!(S, |q| {
-            let h = s.hashes(rel, q);
-            let a0 = s.table32(window(&coeff[0], first), h);
-            let b0 = s.table32(window(&coeff[1], first), h);
-            let a1 = s.table32(window(&coeff[2], first), h);
-            let b1 = s.table32(window(&coeff[3], first), h);
-            let d0 = a0 * s.part(x0, q) + b0;
-            let d1 = a1 * s.part(x1, q) + b1;
+            let (lo, hi) = (s.hashes(lower, q), s.hashes(upper, q));
+            let d0 = s.table32(a, lo) * s.part(x0, q) + s.table32(b, lo);
+            let d1 = s.table32(a, hi) * s.part(x1, q) + s.table32(b, hi);
             let u = s.part(v, q);
             s.set_part(&mut v, q, d0 + u * (d1 - d0));
         });
