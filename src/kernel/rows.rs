@@ -30,7 +30,7 @@ use crate::simd::{MAX_LANES, PermTable, Simd};
 /// In 4D (8 corners per plane, short rows) the point kernel won at every step
 /// measured, so only extremely fine 4D grids use cells. The bound depends on
 /// the dimension only, never on the level, so the bits don't. At most 1/3:
-/// a step of 64 samples then spans at most 23 runs (`RUN_WINDOW` is 32).
+/// a step of 64 samples then reaches at most 24 planes (`PLANE_WINDOW` is 32).
 pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 64.0];
 
 /// Per-sample values of the x axis the row evaluation reads, and the x
@@ -244,9 +244,12 @@ where
         let width = x.planes.len() + PLANE_WINDOW;
         let mut coeff = [0, 1].map(|_| [vec![0.0f32; width], vec![0.0; width]]);
         // Rows are computed here, then streamed out, when `streaming`.
-        let mut scratch = vec![0.0f32; if self.streaming { nx } else { 0 }];
-        let rows = self.out.len() / nx;
-        let mut out_rows = self.out.chunks_exact_mut(nx);
+        // (Two of them: a row is streamed out one row later, so its loads
+        // never wait on the evaluation's stores still in flight.)
+        let scratch_len = if self.streaming { nx } else { 0 };
+        let [mut even, mut odd] = [0, 1].map(|_| vec![0.0f32; scratch_len]);
+        let out = self.out;
+        let rows = out.len() / nx;
         for r in 0..=rows {
             if r < rows {
                 let mut others = [(0u8, 0u8, 0.0f32, 0.0f32); 3];
@@ -271,18 +274,26 @@ where
                 continue;
             }
             // Evaluate the previous row.
-            let row = out_rows.next().unwrap();
-            let target: &mut [f32] = if self.streaming {
-                &mut scratch
-            } else {
-                &mut *row
+            // Row `r - 1` goes to its place in `out`, or to a scratch row
+            // that is streamed out after the next row is evaluated.
+            let row = r - 1;
+            let (current, previous) = match row % 2 {
+                0 => (&mut even, &odd),
+                _ => (&mut odd, &even),
             };
-            evaluate_row(s, x, &coeff[(r - 1) % 2], target);
-            if self.streaming {
-                s.copy_streaming(&scratch, row);
+            let target: &mut [f32] = if self.streaming {
+                current
+            } else {
+                &mut out[row * nx..(row + 1) * nx]
+            };
+            evaluate_row(s, x, &coeff[row % 2], target);
+            if self.streaming && row > 0 {
+                s.copy_streaming(&previous[..nx], &mut out[(row - 1) * nx..row * nx]);
             }
         }
         if self.streaming {
+            let last = if rows % 2 == 1 { &even } else { &odd };
+            s.copy_streaming(&last[..nx], &mut out[(rows - 1) * nx..]);
             s.store_fence();
         }
     }
@@ -318,3 +329,4 @@ fn evaluate_row<S: Simd>(s: S, x: &RowAxis, coeff: &[Vec<f32>; 2], out: &mut [f3
         store_step(s, v, dst);
     }
 }
+
