@@ -42,9 +42,8 @@ pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3
 /// has the indices of its lower and upper plane, relative to the first plane
 /// its block of `MAX_LANES` samples uses.
 pub(crate) struct RowAxis {
-    /// Offset in the cell, offset − 1, fade of the offset (padded).
+    /// Offset in the cell and its fade (padded).
     x0: Vec<f32>,
-    x1: Vec<f32>,
     u: Vec<f32>,
     /// The x lattice planes' cells, padded with zeros to whole steps.
     planes: Vec<u8>,
@@ -65,7 +64,7 @@ pub(crate) struct RowAxis {
 const BLOCK_ROWS: usize = 8;
 
 /// Samples of a row evaluated at once (a multiple of `MAX_LANES`): the
-/// strip's per-sample x values (14 bytes a sample) and two scratch strips
+/// strip's per-sample x values (10 bytes a sample) and two scratch strips
 /// (8 bytes a sample) then fit the 32 KiB L1 data cache. Wider 2D rows ran
 /// about 20% slower (4096 samples: 3.6 G/s vs 4.6 for 1024).
 const STRIP_SAMPLES: usize = 1024;
@@ -81,7 +80,6 @@ impl RowAxis {
     pub(crate) fn new(axes: &[AxisSamples], curve: Fade) -> Option<RowAxis> {
         let x = &axes[0];
         let t0 = x.t0.clone();
-        let x1 = t0.iter().map(|t| t - 1.0).collect();
         let u = t0.iter().map(|&t| fade(Scalar, curve, t)).collect();
         // Planes in order of first use; a sample's planes are usually the
         // last two listed (cells are adjacent for steps < 1).
@@ -131,7 +129,6 @@ impl RowAxis {
             .collect();
         Some(RowAxis {
             x0: t0,
-            x1,
             u,
             planes,
             plane_count,
@@ -251,9 +248,9 @@ where
         // computed while the first strip is evaluated (their hash chains
         // are latency-bound; the evaluation is throughput-bound).
         let width = x.planes.len() + PLANE_WINDOW;
-        let mut coeff: Vec<[Vec<f32>; 2]> = (0..2 * BLOCK_ROWS)
-            .map(|_| [vec![0.0f32; width], vec![0.0; width]])
-            .collect();
+        // One allocation (fractal octaves call this per block): per row,
+        // `width` values of `A`, then of `B`.
+        let mut coeff = vec![0.0f32; 2 * BLOCK_ROWS * 2 * width];
         // Strips are computed here, then streamed out, when `streaming`;
         // two of them, so a strip is streamed out after the next one is
         // evaluated and its loads never wait on stores still in flight.
@@ -268,7 +265,7 @@ where
         // coefficients (pass 0 only computes, the last only evaluates).
         let blocks = rows.div_ceil(BLOCK_ROWS);
         for pass in 0..=blocks {
-            let (even, odd) = coeff.split_at_mut(BLOCK_ROWS);
+            let (even, odd) = coeff.split_at_mut(BLOCK_ROWS * 2 * width);
             let (computed, evaluated) = match pass % 2 {
                 0 => (even, &*odd),
                 _ => (odd, &*even),
@@ -293,7 +290,8 @@ where
                             true => &mut current_scratch[..len],
                             false => &mut out[at..at + len],
                         };
-                        evaluate_row(s, x, &evaluated[r], target, start);
+                        let row_coeff = &evaluated[r * 2 * width..(r + 1) * 2 * width];
+                        evaluate_row(s, x, row_coeff, target, start);
                         if self.streaming {
                             if let Some(done) = pending.replace(at..at + len) {
                                 s.copy_streaming(&waiting[..done.len()], &mut out[done]);
@@ -303,7 +301,8 @@ where
                     }
                     if start == 0 && r < new_rows {
                         let row = self.first_row + pass * BLOCK_ROWS + r;
-                        row_coefficients::<S, K, D>(s, &p, x, axes, row, &mut computed[r]);
+                        let row_coeff = &mut computed[r * 2 * width..(r + 1) * 2 * width];
+                        row_coefficients::<S, K, D>(s, &p, x, axes, row, row_coeff);
                     }
                 }
                 if block_rows == 0 {
@@ -326,8 +325,9 @@ fn row_coefficients<S: Simd, K: Kind, const D: usize>(
     x: &RowAxis,
     axes: [&AxisSamples; D],
     row: usize,
-    [a_out, b_out]: &mut [Vec<f32>; 2],
+    coeff: &mut [f32],
 ) {
+    let (a_out, b_out) = coeff.split_at_mut(coeff.len() / 2);
     let mut others = [(0u8, 0u8, 0.0f32, 0.0f32); 3];
     let mut rest = row;
     for d in 1..D {
@@ -358,15 +358,17 @@ fn window(values: &[f32], first: usize) -> &[f32; PLANE_WINDOW] {
 /// picked by its planes relative to its block's first. `start` is a
 /// multiple of `MAX_LANES`.
 #[inline(always)]
-fn evaluate_row<S: Simd>(s: S, x: &RowAxis, coeff: &[Vec<f32>; 2], out: &mut [f32], start: usize) {
+fn evaluate_row<S: Simd>(s: S, x: &RowAxis, coeff: &[f32], out: &mut [f32], start: usize) {
+    let (a_all, b_all) = coeff.split_at(coeff.len() / 2);
     let n = S::LANES;
     for (k, dst) in out.chunks_mut(n).enumerate() {
         let at = start + k * n;
         let first = x.first_plane[at / MAX_LANES];
-        let (a, b) = (window(&coeff[0], first), window(&coeff[1], first));
+        let (a, b) = (window(a_all, first), window(b_all, first));
         let lower = s.load_cells(&x.lower[at..at + n]);
         let upper = s.load_cells(&x.upper[at..at + n]);
-        let (x0, x1) = (s.load(&x.x0[at..at + n]), s.load(&x.x1[at..at + n]));
+        let x0 = s.load(&x.x0[at..at + n]);
+        let x1 = x0 - s.splat(1.0);
         let mut v = s.load(&x.u[at..at + n]);
         super::for_each_part!(S, |q| {
             let (lo, hi) = (s.hashes(lower, q), s.hashes(upper, q));
