@@ -26,7 +26,7 @@
 //! runs the source with its periods multiplied by `lacunarityⁱ`.
 
 use crate::field::{Coords, Field, GradField, GridAxis, canonical};
-use crate::kernel::{Dims, Noise, store_step};
+use crate::kernel::{Dims, Noise, RowSink, Store, store_step};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
@@ -435,13 +435,14 @@ impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
         FractalPlan { octaves }
     }
 
-    fn fill_rows<const D: usize>(
+    fn fill_rows<const D: usize, O: RowSink>(
         &self,
         plan: &Self::Plan,
         axes: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
         _streaming: bool,
+        mut sink: O,
     ) where
         Noise: Dims<D>,
     {
@@ -451,8 +452,10 @@ impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
         }
         let rows_per_block = (BLOCK_SAMPLES / nx).max(1);
         let block_len = (rows_per_block * nx).min(out.len());
-        let octaves = plan.octaves.len();
-        let mut values = vec![0.0f32; if octaves > 1 { block_len } else { 0 }];
+        // The octaves fold straight into `out` when the sink stores; a
+        // folding sink (this fractal is another's source) gets the sums
+        // from a block of their own.
+        let mut sums = vec![0.0f32; if O::STORE { 0 } else { block_len }];
         let ridged = Shape::of(SHAPE) == Shape::Ridged;
         let mut weight = vec![1.0f32; if ridged { block_len } else { 0 }];
         // The x coordinate of each sample of a row, as `f32` (Marble), padded.
@@ -470,34 +473,44 @@ impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
         for (b, block) in out.chunks_mut(rows_per_block * nx).enumerate() {
             let row = first_row + b * rows_per_block;
             weight.iter_mut().for_each(|w| *w = 1.0);
+            let acc: &mut [f32] = if O::STORE {
+                &mut *block
+            } else {
+                &mut sums[..block.len()]
+            };
+            let weight_len = if ridged { acc.len() } else { 0 };
             for (i, (scaled, octave)) in plan.octaves.iter().enumerate() {
                 let scaled: &[GridAxis; D] = scaled[..].try_into().unwrap();
-                // Octave 0 is written in place; the others next to it.
-                let fresh: &mut [f32] = if i == 0 {
-                    &mut *block
+                let amplitude = self.derived.amplitude[i];
+                if i == 0 && Shape::of(SHAPE) == Shape::Fbm && amplitude == 1.0 {
+                    // Fbm's first octave at amplitude 1: the fold is the identity.
+                    self.source.fill_rows(octave, scaled, row, acc, false, Store);
                 } else {
-                    &mut values[..block.len()]
-                };
-                self.source.fill_rows(octave, scaled, row, fresh, false);
-                let (len, block_len) = (if ridged { block.len() } else { 0 }, block.len());
+                    let fold = FoldInto::<SHAPE> {
+                        first: i == 0,
+                        amplitude,
+                        weight: &mut weight[..weight_len],
+                    };
+                    self.source.fill_rows(octave, scaled, row, acc, false, fold);
+                }
+            }
+            if needs_finish || !O::STORE {
+                let finish = needs_finish.then_some(Finish {
+                    settings: &self.settings,
+                    norm: self.derived.norm[D - 1],
+                    xs: &xs,
+                });
+                let sums = (!O::STORE).then(|| &sums[..block.len()]);
+                let at = b * rows_per_block * nx;
                 dispatch(
                     self.level,
-                    FoldRows::<SHAPE> {
-                        first: i == 0,
-                        amplitude: self.derived.amplitude[i],
-                        acc: &mut *block,
-                        weight: &mut weight[..len],
-                        values: if i == 0 {
-                            None
-                        } else {
-                            Some(&values[..block_len])
-                        },
-                        finish: (i + 1 == octaves && needs_finish).then_some(Finish {
-                            settings: &self.settings,
-                            norm: self.derived.norm[D - 1],
-                            xs: &xs,
-                        }),
+                    FinishRows::<O, SHAPE> {
+                        sums,
+                        dst: block,
+                        at,
+                        finish,
                         nx,
+                        sink: &mut sink,
                     },
                 );
             }
@@ -583,62 +596,70 @@ struct Finish<'a> {
     xs: &'a [f32],
 }
 
-/// One octave over a block of whole rows: `acc = fold(acc, values)` (for the
-/// first octave `values` is `acc` itself), then `finish` after the last.
-struct FoldRows<'a, const SHAPE: u8> {
+/// An octave's row sink: folds each value into the sum its place holds
+/// (the first octave's fold ignores it).
+struct FoldInto<'a, const SHAPE: u8> {
     first: bool,
     amplitude: f32,
-    acc: &'a mut [f32],
-    /// Ridged's weights (empty for the other folds).
+    /// Ridged's weights, indexed like the output (empty for the other folds).
     weight: &'a mut [f32],
-    values: Option<&'a [f32]>,
-    finish: Option<Finish<'a>>,
-    nx: usize,
 }
 
-impl<const SHAPE: u8> Job for FoldRows<'_, SHAPE> {
+impl<const SHAPE: u8> RowSink for FoldInto<'_, SHAPE> {
+    const STORE: bool = false;
+
+    #[inline(always)]
+    fn put<S: Simd>(&mut self, s: S, v: S::F, dst: &mut [f32], at: usize) {
+        let shape = Shape::of(SHAPE);
+        let ridged = shape == Shape::Ridged;
+        let acc = if self.first { v } else { load_padded(s, dst, 0) };
+        let mut w = if ridged {
+            load_padded(s, self.weight, at)
+        } else {
+            s.splat(1.0)
+        };
+        let sum = fold(s, shape, self.first, self.amplitude, acc, &mut w, v);
+        if ridged {
+            store_step(s, w, &mut self.weight[at..at + dst.len()]);
+        }
+        store_step(s, sum, dst);
+    }
+}
+
+/// A block's last pass: `finish` (if any) on the octaves' sums (in `dst`
+/// itself when `sums` is `None`), put through `sink` into `dst`, which is
+/// the fill's output from index `at`.
+struct FinishRows<'a, O, const SHAPE: u8> {
+    sums: Option<&'a [f32]>,
+    dst: &'a mut [f32],
+    at: usize,
+    finish: Option<Finish<'a>>,
+    nx: usize,
+    sink: &'a mut O,
+}
+
+impl<O: RowSink, const SHAPE: u8> Job for FinishRows<'_, O, SHAPE> {
     type Output = ();
 
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
         let n = S::LANES;
-        let ridged = !self.weight.is_empty();
-        let shape = Shape::of(SHAPE);
-        // Fbm's first octave has amplitude 1: its fold is the identity.
-        let fold_needed = !(self.first && shape == Shape::Fbm && self.amplitude == 1.0);
-        if !fold_needed && self.finish.is_none() {
-            return;
-        }
-        for (r, row) in self.acc.chunks_mut(self.nx).enumerate() {
+        for (r, row) in self.dst.chunks_mut(self.nx).enumerate() {
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = r * self.nx + k * n;
-                let acc = load_padded(s, dst, 0);
-                let mut v = acc;
-                if fold_needed {
-                    let fresh = match self.values {
-                        Some(values) => load_padded(s, values, at),
-                        None => acc,
-                    };
-                    let mut w = if ridged {
-                        load_padded(s, self.weight, at)
-                    } else {
-                        s.splat(1.0)
-                    };
-                    v = fold(s, shape, self.first, self.amplitude, acc, &mut w, fresh);
-                    if ridged {
-                        let len = dst.len();
-                        store_step(s, w, &mut self.weight[at..at + len]);
-                    }
-                }
+                let mut v = match self.sums {
+                    Some(sums) => load_padded(s, sums, at),
+                    None => load_padded(s, dst, 0),
+                };
                 if let Some(f) = &self.finish {
                     let x = if f.xs.is_empty() {
                         s.splat(0.0)
                     } else {
                         s.load(&f.xs[k * n..k * n + n])
                     };
-                    v = finish(s, f.settings, shape, f.norm, v, x);
+                    v = finish(s, f.settings, Shape::of(SHAPE), f.norm, v, x);
                 }
-                store_step(s, v, dst);
+                self.sink.put(s, v, dst, self.at + at);
             }
         }
     }

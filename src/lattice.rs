@@ -5,7 +5,7 @@
 use crate::field::{Coords, Field, GradField, GridAxis};
 use crate::kernel::{
     AxisSamples, Dims, FillGridRows, FillRowsByCells, Kind, MAX_COEFFICIENT_STEP, NATURAL_PERIOD,
-    Noise, RowAxis, ValueKind,
+    Noise, RowAxis, RowSink, ValueKind,
 };
 use crate::simd::{PermTable, Simd, dispatch};
 use crate::{Error, Fade, Level};
@@ -185,13 +185,14 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         LatticePlan { samples, row }
     }
 
-    fn fill_rows<const D: usize>(
+    fn fill_rows<const D: usize, O: RowSink>(
         &self,
         plan: &LatticePlan,
         _: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
         streaming: bool,
+        sink: O,
     ) where
         Noise: Dims<D>,
     {
@@ -208,6 +209,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                     first_row,
                     out,
                     streaming,
+                    sink,
                 },
             ),
             None => dispatch(
@@ -219,6 +221,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                     axes,
                     first_row,
                     out,
+                    sink,
                 },
             ),
         }

@@ -813,11 +813,32 @@ impl AxisSamples {
     }
 }
 
+/// What a grid row job does with each step of values it computes: store
+/// them, or (a fractal's octaves) fold them into what the output holds.
+pub trait RowSink {
+    /// Whether this sink is a plain store (only then may rows be streamed).
+    const STORE: bool;
+    /// Puts one step of values `v` for the output samples
+    /// `at..at + dst.len()` into `dst` (the output from `at`).
+    fn put<S: Simd>(&mut self, s: S, v: S::F, dst: &mut [f32], at: usize);
+}
+
+/// The plain sink: stores the values.
+pub struct Store;
+
+impl RowSink for Store {
+    const STORE: bool = true;
+    #[inline(always)]
+    fn put<S: Simd>(&mut self, s: S, v: S::F, dst: &mut [f32], _: usize) {
+        store_step(s, v, dst);
+    }
+}
+
 /// Rows `first_row..` of a grid (as many as `out` holds): row `r` is the run
 /// of x samples at the other axes' indices `r` in mixed radix (y fastest).
 /// Stage 2 sees the x axis from its samples and the other axes broadcast, so
 /// every sample is computed exactly as the `f64` point path computes it.
-pub(crate) struct FillGridRows<'a, K, const D: usize> {
+pub(crate) struct FillGridRows<'a, K, O, const D: usize> {
     pub(crate) table: &'a PermTable,
     pub(crate) curve: Fade,
     /// The corner kind (a zero-sized marker).
@@ -825,16 +846,17 @@ pub(crate) struct FillGridRows<'a, K, const D: usize> {
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) first_row: usize,
     pub(crate) out: &'a mut [f32],
+    pub(crate) sink: O,
 }
 
-impl<K: Kind, const D: usize> Job for FillGridRows<'_, K, D>
+impl<K: Kind, O: RowSink, const D: usize> Job for FillGridRows<'_, K, O, D>
 where
     Noise: Dims<D>,
 {
     type Output = ();
 
     #[inline(always)]
-    fn run<S: Simd>(self, s: S) {
+    fn run<S: Simd>(mut self, s: S) {
         let (p, axes, curve) = (s.perm_table(self.table), self.axes, self.curve);
         let (n, x) = (S::LANES, axes[0]);
         if x.len == 0 {
@@ -851,7 +873,7 @@ where
                 let at = k * n;
                 all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve);
                 let v = Noise::eval::<S, K>(s, &p, &all);
-                store_step(s, v, dst);
+                self.sink.put(s, v, dst, r * x.len + at);
             }
         }
     }

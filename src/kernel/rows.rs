@@ -16,7 +16,7 @@
 //! samples; the per-sample evaluation is 7 vector operations. It differs
 //! from the point path only by rounding (documented ≤ 1e-6).
 
-use super::{AxisSamples, Dims, Job, Kind, Noise, store_step};
+use super::{AxisSamples, Dims, Job, Kind, Noise, RowSink};
 use crate::Fade;
 use crate::fade::fade;
 use crate::simd::scalar::Scalar;
@@ -217,7 +217,7 @@ fn planes<S: Simd, K: Kind, const D: usize>(
 }
 
 /// Rows `first_row..` of a grid by coefficients (see the module docs).
-pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
+pub(crate) struct FillRowsByCells<'a, K, O, const D: usize> {
     pub(crate) table: &'a PermTable,
     /// The corner kind (a zero-sized marker).
     pub(crate) _kind: K,
@@ -225,19 +225,22 @@ pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
     pub(crate) x: &'a RowAxis,
     pub(crate) first_row: usize,
     pub(crate) out: &'a mut [f32],
-    /// Write rows with non-temporal stores (outputs much larger than cache).
+    /// Write rows with non-temporal stores (outputs much larger than cache;
+    /// plain stores only).
     pub(crate) streaming: bool,
+    pub(crate) sink: O,
 }
 
-impl<K: Kind, const D: usize> Job for FillRowsByCells<'_, K, D>
+impl<K: Kind, O: RowSink, const D: usize> Job for FillRowsByCells<'_, K, O, D>
 where
     Noise: Dims<D>,
 {
     type Output = ();
 
     #[inline(always)]
-    fn run<S: Simd>(self, s: S) {
+    fn run<S: Simd>(mut self, s: S) {
         let (axes, x, p) = (self.axes, self.x, s.perm_table(self.table));
+        let streaming = self.streaming && O::STORE;
         let nx = axes[0].len;
         if nx == 0 {
             return;
@@ -254,7 +257,7 @@ where
         // Strips are computed here, then streamed out, when `streaming`;
         // two of them, so a strip is streamed out after the next one is
         // evaluated and its loads never wait on stores still in flight.
-        let scratch_len = if self.streaming { nx.min(STRIP_SAMPLES) } else { 0 };
+        let scratch_len = if streaming { nx.min(STRIP_SAMPLES) } else { 0 };
         let mut scratch = [0, 1].map(|_| vec![0.0f32; scratch_len]);
         // The place in `out` of the strip waiting in `scratch[1 - current]`.
         let mut pending: Option<std::ops::Range<usize>> = None;
@@ -286,13 +289,13 @@ where
                             0 => (first, &*second),
                             _ => (second, &*first),
                         };
-                        let target = match self.streaming {
+                        let target = match streaming {
                             true => &mut current_scratch[..len],
                             false => &mut out[at..at + len],
                         };
                         let row_coeff = &evaluated[r * 2 * width..(r + 1) * 2 * width];
-                        evaluate_row(s, x, row_coeff, target, start);
-                        if self.streaming {
+                        evaluate_row(s, x, row_coeff, target, start, &mut self.sink, at);
+                        if streaming {
                             if let Some(done) = pending.replace(at..at + len) {
                                 s.copy_streaming(&waiting[..done.len()], &mut out[done]);
                             }
@@ -355,10 +358,18 @@ fn window(values: &[f32], first: usize) -> &[f32; PLANE_WINDOW] {
 
 /// Samples `start..start + out.len()` of one row from the row's per-plane
 /// coefficients: `lerp(u, A0·x0 + B0, A1·x1 + B1)`, each lane's coefficients
-/// picked by its planes relative to its block's first. `start` is a
-/// multiple of `MAX_LANES`.
+/// picked by its planes relative to its block's first, put through `sink`
+/// at output index `out_at` on. `start` is a multiple of `MAX_LANES`.
 #[inline(always)]
-fn evaluate_row<S: Simd>(s: S, x: &RowAxis, coeff: &[f32], out: &mut [f32], start: usize) {
+fn evaluate_row<S: Simd, O: RowSink>(
+    s: S,
+    x: &RowAxis,
+    coeff: &[f32],
+    out: &mut [f32],
+    start: usize,
+    sink: &mut O,
+    out_at: usize,
+) {
     let (a_all, b_all) = coeff.split_at(coeff.len() / 2);
     let n = S::LANES;
     for (k, dst) in out.chunks_mut(n).enumerate() {
@@ -377,7 +388,7 @@ fn evaluate_row<S: Simd>(s: S, x: &RowAxis, coeff: &[f32], out: &mut [f32], star
             let u = s.part(v, q);
             s.set_part(&mut v, q, d0 + u * (d1 - d0));
         });
-        store_step(s, v, dst);
+        sink.put(s, v, dst, out_at + k * n);
     }
 }
 
