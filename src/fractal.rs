@@ -484,7 +484,8 @@ impl<N: Source, const SHAPE: u8> Field for Fractal<N, SHAPE> {
                 let amplitude = self.derived.amplitude[i];
                 if i == 0 && Shape::of(SHAPE) == Shape::Fbm && amplitude == 1.0 {
                     // Fbm's first octave at amplitude 1: the fold is the identity.
-                    self.source.fill_rows(octave, scaled, row, acc, false, Store);
+                    self.source
+                        .fill_rows(octave, scaled, row, acc, false, Store);
                 } else {
                     let fold = FoldInto::<SHAPE> {
                         first: i == 0,
@@ -612,7 +613,11 @@ impl<const SHAPE: u8> RowSink for FoldInto<'_, SHAPE> {
     fn put<S: Simd>(&mut self, s: S, v: S::F, dst: &mut [f32], at: usize) {
         let shape = Shape::of(SHAPE);
         let ridged = shape == Shape::Ridged;
-        let acc = if self.first { v } else { load_padded(s, dst, 0) };
+        let acc = if self.first {
+            v
+        } else {
+            load_padded(s, dst, 0)
+        };
         let mut w = if ridged {
             load_padded(s, self.weight, at)
         } else {

@@ -181,7 +181,9 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
             .collect();
         // The path depends on the grid alone, never on windows or threads.
         let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP[D - 1];
-        let row = by_cells.then(|| RowAxis::new(&samples, self.curve)).flatten();
+        let row = by_cells
+            .then(|| RowAxis::new(&samples, self.curve))
+            .flatten();
         LatticePlan { samples, row }
     }
 

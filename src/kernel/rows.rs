@@ -10,11 +10,20 @@
 //! ```
 //!
 //! with `W` the product of the other axes' fade weights and `h` the corner
-//! hash for x corner `i`. The coefficients are computed once per cell and row
-//! in vectors whose lanes are x lattice planes (each lane's operations are
-//! the same on every level, so the bits are), and spread over the row's
-//! samples; the per-sample evaluation is 7 vector operations. It differs
-//! from the point path only by rounding (documented ≤ 1e-6).
+//! hash for x lattice plane `i` of the cell. `(A, B)` belong to a plane, so
+//! adjacent cells share them: each row computes them once per plane, in
+//! vectors whose lanes are planes (each lane's operations are the same on
+//! every level, so the bits are), and every sample picks its two planes'
+//! values by in-register table lookups; the per-sample evaluation is 8
+//! vector operations and 4 lookups. It differs from the point path only by
+//! rounding (documented ≤ 1e-6).
+//!
+//! Rows go in blocks of [`BLOCK_ROWS`]: while a block is evaluated, strip by
+//! strip of [`STRIP_SAMPLES`] (so the strip's x values stay in L1), the next
+//! block's coefficients are computed (their hash chains are latency-bound,
+//! the evaluation throughput-bound, so the two overlap). Values go through a
+//! [`RowSink`]: stored (streamed out one strip later for huge grids), or
+//! folded into a fractal's sum.
 
 use super::{AxisSamples, Dims, Job, Kind, Noise, RowSink};
 use crate::Fade;
@@ -391,4 +400,3 @@ fn evaluate_row<S: Simd, O: RowSink>(
         sink.put(s, v, dst, out_at + k * n);
     }
 }
-
