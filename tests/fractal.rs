@@ -9,9 +9,9 @@
 mod common;
 
 use common::{
-    AnyGrid, MAX_LEN, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
+    AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
     assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices, point,
-    show, widen,
+    show, table_inputs, widen,
 };
 use noisefield::{
     Billow, Error, Fade, Fbm, Level, MAX_OCTAVES, Marble, Perlin, Ridged, Source, Turbulence, Value,
@@ -227,40 +227,6 @@ fn cases() -> Vec<Case> {
 
 // ------------------------------------------------------------ every level
 
-/// Table-driven inputs of `dims` axes: each length 0..=67 cycling through
-/// the adversarial table, and one long batch of every pair of table values
-/// on x and y.
-fn table_inputs(dims: usize) -> Vec<Vec<Vec<f32>>> {
-    let t = adversarial();
-    let n = t.len();
-    let strides = [1usize, 7, 11, 13];
-    let mut sets: Vec<Vec<Vec<f32>>> = (0..=MAX_LEN)
-        .map(|len| {
-            (0..dims)
-                .map(|d| {
-                    (0..len)
-                        .map(|i| t[(len * 7 + i * strides[d] + d) % n])
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
-    sets.push(
-        (0..dims)
-            .map(|d| {
-                (0..n * n)
-                    .map(|i| match d {
-                        0 => t[i % n],
-                        1 => t[i / n],
-                        _ => t[(i * strides[d] + d) % n],
-                    })
-                    .collect()
-            })
-            .collect(),
-    );
-    sets
-}
-
 /// Every case at every level: `fillN` is the scalar `noiseN` bit for bit,
 /// `fillN_f64` gives the same bits at every level (of the widened table
 /// and of `f64`-only values), and every non-finite point gives `f32::NAN`.
@@ -283,7 +249,7 @@ fn fractals_match_scalar_at_every_level() {
     ];
     for case in cases() {
         for dims in 1..=4 {
-            for inputs in table_inputs(dims) {
+            for inputs in table_inputs(dims, 7) {
                 let context = format!("{}, length {}", case.name, inputs[0].len());
                 assert_src_levels_match_scalar(case.src.as_ref(), &borrow(&inputs), &context);
                 let mut wide = widen(&inputs);

@@ -11,8 +11,8 @@
 mod common;
 
 use common::{
-    AnyGrid, GradSrc, MAX_LEN, Rng, SENTINEL_BITS, Src, adversarial, bit_pattern_slices, bits,
-    borrow, borrow64, point, show,
+    AnyGrid, GradSrc, Rng, SENTINEL_BITS, Src, bit_pattern_slices, bits, borrow, borrow64, point,
+    show, table_inputs,
 };
 use noisefield::{Error, Fade, Fbm, Level, Perlin, Value};
 use proptest::prelude::*;
@@ -593,39 +593,6 @@ fn fbm_of_one_octave_is_its_source() {
 
 // ------------------------------------------------------- every level
 
-/// Table-driven inputs: the adversarial table on every axis, each length
-/// 0..=67 and one long batch.
-fn table_inputs(dims: usize) -> Vec<Vec<Vec<f32>>> {
-    let t = adversarial();
-    let n = t.len();
-    let strides = [1usize, 7, 11, 13];
-    let mut sets: Vec<Vec<Vec<f32>>> = (0..=MAX_LEN)
-        .map(|len| {
-            (0..dims)
-                .map(|d| {
-                    (0..len)
-                        .map(|i| t[(len * 5 + i * strides[d] + d) % n])
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
-    sets.push(
-        (0..dims)
-            .map(|d| {
-                (0..n * n)
-                    .map(|i| match d {
-                        0 => t[i % n],
-                        1 => t[i / n],
-                        _ => t[(i * strides[d] + d) % n],
-                    })
-                    .collect()
-            })
-            .collect(),
-    );
-    sets
-}
-
 /// At every level `fillN_grad` gives the scalar `noiseN_grad`'s bits (value
 /// and derivatives) and writes every slot; the value is `noiseN`'s bits;
 /// non-finite points give exactly `f32::NAN` everywhere.
@@ -691,7 +658,7 @@ fn assert_grad_levels_match_scalar(src: &dyn GradSrc, inputs: &[&[f32]], context
 fn grad_methods_match_scalar_at_every_level() {
     for (name, src) in grad_sources() {
         for dims in 1..=4 {
-            for inputs in table_inputs(dims) {
+            for inputs in table_inputs(dims, 5) {
                 let context = format!("{name}, length {}", inputs[0].len());
                 assert_grad_levels_match_scalar(src.as_ref(), &borrow(&inputs), &context);
             }

@@ -9,8 +9,9 @@
 mod common;
 
 use common::{
-    AnyGrid, MAX_LEN, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
-    assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices, widen,
+    AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
+    assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices,
+    table_inputs, widen,
 };
 use noisefield::{Fade, Level, Perlin, Value};
 use proptest::prelude::*;
@@ -306,46 +307,11 @@ fn every_fade_follows_its_formula_between_two_lattice_points() {
 
 // ---------------------------------------------------------- every level
 
-/// Table-driven inputs of `dims` axes: every table value on every axis,
-/// next to many others, at every slice length 0..=67 and one long batch.
-fn table_inputs(dims: usize) -> Vec<Vec<Vec<f32>>> {
-    let t = adversarial();
-    let n = t.len();
-    let strides = [1usize, 7, 11, 13];
-    let mut sets = Vec::new();
-    // One long batch: n² points (every pair on axes 0 and 1).
-    sets.push(
-        (0..dims)
-            .map(|d| {
-                (0..n * n)
-                    .map(|i| match d {
-                        0 => t[i % n],
-                        1 => t[i / n],
-                        _ => t[(i * strides[d] + d) % n],
-                    })
-                    .collect()
-            })
-            .collect(),
-    );
-    for len in 0..=MAX_LEN {
-        sets.push(
-            (0..dims)
-                .map(|d| {
-                    (0..len)
-                        .map(|i| t[(len * 3 + i * strides[d] + d) % n])
-                        .collect()
-                })
-                .collect(),
-        );
-    }
-    sets
-}
-
 #[test]
 fn lattice_sources_with_every_fade_match_scalar_at_every_level() {
     for (name, src) in lattice_sources() {
         for dims in 1..=4 {
-            for inputs in table_inputs(dims) {
+            for inputs in table_inputs(dims, 3) {
                 let context = format!("{name}, length {}", inputs[0].len());
                 assert_src_levels_match_scalar(src.as_ref(), &borrow(&inputs), &context);
                 // fillN_f64 of the widened inputs: fillN's bits, every level.

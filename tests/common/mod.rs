@@ -867,3 +867,38 @@ pub fn f64_slices(dims: usize) -> impl proptest::strategy::Strategy<Value = Vec<
         prop::collection::vec(prop::collection::vec(value.clone(), len), dims)
     })
 }
+
+/// Table-driven inputs of `dims` axes: for each length 0..=`MAX_LEN` a batch
+/// cycling through the adversarial table (axis `d` with stride 1, 7, 11, 13,
+/// starting at `len · shift`, so each file can see its own mix), and one
+/// long batch of every pair of table values on x and y.
+pub fn table_inputs(dims: usize, shift: usize) -> Vec<Vec<Vec<f32>>> {
+    let t = adversarial();
+    let n = t.len();
+    let strides = [1usize, 7, 11, 13];
+    let mut sets: Vec<Vec<Vec<f32>>> = (0..=MAX_LEN)
+        .map(|len| {
+            (0..dims)
+                .map(|d| {
+                    (0..len)
+                        .map(|i| t[(len * shift + i * strides[d] + d) % n])
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    sets.push(
+        (0..dims)
+            .map(|d| {
+                (0..n * n)
+                    .map(|i| match d {
+                        0 => t[i % n],
+                        1 => t[i / n],
+                        _ => t[(i * strides[d] + d) % n],
+                    })
+                    .collect()
+            })
+            .collect(),
+    );
+    sets
+}
