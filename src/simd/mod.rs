@@ -124,6 +124,13 @@ pub trait Simd: Copy {
     fn copy_streaming(self, src: &[f32], dst: &mut [f32]) {
         dst.copy_from_slice(src);
     }
+    /// Stores a whole step into `dst[..LANES]` with non-temporal stores
+    /// where the backend has them and `dst` starts on a 64-byte boundary
+    /// (plain stores otherwise); panics if `dst` is shorter.
+    #[inline(always)]
+    fn store_streaming(self, v: Self::F, dst: &mut [f32]) {
+        self.store(v, dst);
+    }
     /// Orders earlier non-temporal stores before later stores.
     #[inline(always)]
     fn store_fence(self) {}

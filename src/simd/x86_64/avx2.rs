@@ -204,6 +204,18 @@ impl Simd for Avx2 {
         }
     }
     #[inline(always)]
+    fn store_streaming(self, v: F32x32, dst: &mut [f32]) {
+        let dst = &mut dst[..32];
+        if dst.as_ptr().align_offset(32) != 0 {
+            return self.store(v, dst);
+        }
+        for (k, d) in dst.chunks_exact_mut(8).enumerate() {
+            // SAFETY: the token proves AVX2; `d` is 8 floats starting at a
+            // 32-byte boundary (checked above; 32 bytes per chunk).
+            unsafe { _mm256_stream_ps(d.as_mut_ptr(), v.0[k]) }
+        }
+    }
+    #[inline(always)]
     fn part(self, v: F32x32, k: usize) -> F32x8 {
         F32x8(v.0[k])
     }

@@ -268,6 +268,18 @@ impl Simd for Avx512 {
         dst[16 * lines..].copy_from_slice(&src[16 * lines..]);
     }
     #[inline(always)]
+    fn store_streaming(self, v: F32x64, dst: &mut [f32]) {
+        let dst = &mut dst[..64];
+        if dst.as_ptr().align_offset(64) != 0 {
+            return self.store(v, dst);
+        }
+        for (k, d) in dst.chunks_exact_mut(16).enumerate() {
+            // SAFETY: the token proves AVX-512F; `d` is 16 floats starting at
+            // a 64-byte boundary (checked above; 64 bytes per chunk).
+            unsafe { _mm512_stream_ps(d.as_mut_ptr(), v.0[k]) }
+        }
+    }
+    #[inline(always)]
     fn store_fence(self) {
         // SAFETY: the token proves AVX-512F (so SSE's sfence exists).
         unsafe { _mm_sfence() }
