@@ -685,7 +685,8 @@ macro_rules! combinator {
             }
 
             /// Sums `octaves` octaves (1..=32; others make [`Source::check`]
-            /// and every batch call return [`Error::InvalidOctaves`]).
+            /// and every batch call return [`Error::InvalidOctaves`];
+            /// [`try_octaves`](Self::try_octaves) returns it here).
             pub fn octaves(mut self, octaves: u32) -> $ty<N> {
                 self.0.settings.octaves = octaves;
                 self.0.derive();
@@ -705,6 +706,32 @@ macro_rules! combinator {
                 self.0.settings.persistence = persistence;
                 self.0.derive();
                 self
+            }
+
+            /// [`octaves`](Self::octaves), rejecting a bad count at once:
+            /// Err([`Error::InvalidOctaves`]) outside 1..=32 (or an error
+            /// an earlier setter left, as [`Source::check`] reports it).
+            pub fn try_octaves(self, octaves: u32) -> Result<$ty<N>, Error> {
+                self.octaves(octaves).checked()
+            }
+
+            /// [`lacunarity`](Self::lacunarity), rejecting a bad value at
+            /// once: Err([`Error::NonFiniteParameter`]) when not finite,
+            /// Err([`Error::PeriodicLacunarity`]) when not whole over a
+            /// periodic source.
+            pub fn try_lacunarity(self, lacunarity: f32) -> Result<$ty<N>, Error> {
+                self.lacunarity(lacunarity).checked()
+            }
+
+            /// [`persistence`](Self::persistence), rejecting a bad value at
+            /// once: Err([`Error::NonFiniteParameter`]) when not finite.
+            pub fn try_persistence(self, persistence: f32) -> Result<$ty<N>, Error> {
+                self.persistence(persistence).checked()
+            }
+
+            /// `self`, or the error [`Source::check`] finds in it.
+            fn checked(self) -> Result<$ty<N>, Error> {
+                Source::check(&self).map(|()| self)
             }
 
             /// Maps the output from [`Source::bounds`]'s raw interval onto
@@ -760,6 +787,13 @@ combinator!(
     /// let (lo, hi) = fbm.bounds(3);
     /// assert!(lo <= v && v <= hi);
     /// assert!(Fbm::new(Perlin::new(7)).octaves(0).check().is_err());
+    ///
+    /// // Or rejected as the combinator is built:
+    /// let built = Fbm::new(Perlin::new(7)).try_octaves(40);
+    /// assert_eq!(built.unwrap_err(), noisefield::Error::InvalidOctaves(40));
+    /// let fbm = Fbm::new(Perlin::new(7)).try_octaves(6)?.try_persistence(0.5)?;
+    /// assert_eq!(fbm.octave_count(), 6);
+    /// # Ok::<(), noisefield::Error>(())
     /// ```
     Fbm,
     FBM

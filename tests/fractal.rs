@@ -1228,6 +1228,50 @@ fn invalid_parameters_are_refused_everywhere() {
     assert_refused(&nested, &Error::InvalidOctaves(40), "nested");
 }
 
+/// The `try_` setters refuse a bad octave count, lacunarity or persistence
+/// as the combinator is built, with the same typed error `check` gives, and
+/// pass good values through to the same combinator the plain setters build.
+#[test]
+fn try_setters_refuse_bad_parameters_at_construction() {
+    let periodic = || Perlin::new(1).with_period([4, 4, 4, 4]).unwrap();
+    each_combinator!(Perlin::new(1), |c| {
+        for octaves in [0, 33, u32::MAX] {
+            let err = c.clone().try_octaves(octaves).unwrap_err();
+            assert_eq!(err, Error::InvalidOctaves(octaves));
+        }
+        for value in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            for (param, err) in [
+                ("lacunarity", c.clone().try_lacunarity(value).unwrap_err()),
+                ("persistence", c.clone().try_persistence(value).unwrap_err()),
+            ] {
+                assert!(
+                    matches!(err, Error::NonFiniteParameter { name, value: v }
+                        if name == param && v.to_bits() == value.to_bits()),
+                    "{param} = {value}: {err:?}"
+                );
+            }
+        }
+        let built = c
+            .clone()
+            .try_octaves(5)
+            .and_then(|c| c.try_lacunarity(1.75))
+            .and_then(|c| c.try_persistence(0.4))
+            .unwrap();
+        let plain = c.clone().octaves(5).lacunarity(1.75).persistence(0.4);
+        let (mut a, mut b) = ([0.0f32; 9], [0.0f32; 9]);
+        let xs = [0.3f32, -7.1, 12.6, 0.0, 1e3, -0.5, 2.25, 9.9, 100.125];
+        built.fill1(&xs, &mut a).unwrap();
+        plain.fill1(&xs, &mut b).unwrap();
+        assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits));
+        assert_eq!(built.octave_count(), 5);
+    });
+    each_combinator!(periodic(), |c| {
+        let err = c.clone().try_lacunarity(2.5).unwrap_err();
+        assert_eq!(err, Error::PeriodicLacunarity(2.5));
+        assert!(c.clone().try_lacunarity(3.0).is_ok());
+    });
+}
+
 /// `with_level`: every available level is accepted and reported, and the
 /// source's level is set with it; a level this CPU lacks is
 /// `Error::Unsupported`. (This machine may support every level, so the
