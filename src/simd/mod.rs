@@ -125,8 +125,10 @@ pub trait Simd: Copy {
         dst.copy_from_slice(src);
     }
     /// Stores a whole step into `dst[..LANES]` with non-temporal stores
-    /// where the backend has them and `dst` starts on a 64-byte boundary
-    /// (plain stores otherwise); panics if `dst` is shorter.
+    /// where the backend has them and `dst` is aligned for them (64 bytes
+    /// for AVX-512, 32 for AVX2; plain stores otherwise). Call
+    /// [`Simd::store_fence`] before the data is shared. Panics if `dst` is
+    /// shorter.
     #[inline(always)]
     fn store_streaming(self, v: Self::F, dst: &mut [f32]) {
         self.store(v, dst);
