@@ -6,6 +6,16 @@
 
 use noisefield::{Grid2, Grid3, Level, Perlin};
 
+/// `got` equals the windowed fill `reference` bit for bit (the first
+/// differing sample is reported).
+fn assert_same_bits(got: &[f32], reference: &[f32], context: &str) {
+    let first_bad = got
+        .iter()
+        .zip(reference)
+        .position(|(a, b)| a.to_bits() != b.to_bits());
+    assert_eq!(first_bad, None, "{context}: differs from windowed fill");
+}
+
 #[test]
 fn streamed_grids_equal_windowed_grids() {
     // 2050 columns: rows start at every 8-byte offset modulo 64.
@@ -30,14 +40,7 @@ fn streamed_grids_equal_windowed_grids() {
         let mut parallel = vec![f32::NAN; nx * ny];
         p.fill_grid2_par(&grid, &mut parallel).unwrap();
         for (name, got) in [("fill_grid2", &serial), ("fill_grid2_par", &parallel)] {
-            let first_bad = got
-                .iter()
-                .zip(&reference)
-                .position(|(a, b)| a.to_bits() != b.to_bits());
-            assert_eq!(
-                first_bad, None,
-                "{level} {name}: differs from windowed fill"
-            );
+            assert_same_bits(got, &reference, &format!("{level} {name}"));
         }
     }
 }
@@ -65,14 +68,7 @@ fn streamed_3d_grids_equal_windowed_grids() {
         let mut parallel = vec![f32::NAN; nx * ny * nz];
         p.fill_grid3_par(&grid, &mut parallel).unwrap();
         for (name, got) in [("fill_grid3", &serial), ("fill_grid3_par", &parallel)] {
-            let first_bad = got
-                .iter()
-                .zip(&reference)
-                .position(|(a, b)| a.to_bits() != b.to_bits());
-            assert_eq!(
-                first_bad, None,
-                "{level} {name}: differs from windowed fill"
-            );
+            assert_same_bits(got, &reference, &format!("{level} {name}"));
         }
     }
 }
