@@ -66,10 +66,10 @@
 //!   they equal `fillN` bit for bit.
 //! - Grids with |x step| > 1/3 (4D: > 1/64) give exactly the bits of
 //!   `fillN_f64` on the same points. Finer grids (the common case) evaluate
-//!   each row from per-plane coefficients, 3 to 4.4 times as fast as the
-//!   same number of random points (see `BENCHMARKS.md`), and agree with `fillN_f64` within 1e-6
-//!   (measured ≤ 3.6e-7); they are still bit-identical across levels,
-//!   threads and windows.
+//!   each row from per-plane coefficients, 3 to 5.3 times as fast as the
+//!   same number of random points (see `BENCHMARKS.md`), and agree with
+//!   `fillN_f64` within 1e-6 (measured ≤ 3.6e-7); they are still
+//!   bit-identical across levels, threads and windows.
 //! - [`Perlin::with_period`] makes every method periodic with any integer
 //!   period per axis (the lattice wraps before hashing), for tileable
 //!   textures and looping animation.
