@@ -199,7 +199,7 @@ pub trait Kind: Copy + Send + Sync + 'static {
         s: S,
         h: S::H,
         corner: usize,
-        offsets: &[[f32; 2]; 3],
+        offsets: &[[S::P; 2]; 3],
         dims: usize,
     ) -> (S::P, S::P);
 }
@@ -277,10 +277,10 @@ impl Kind for GradientKind {
         s: S,
         h: S::H,
         corner: usize,
-        offsets: &[[f32; 2]; 3],
+        offsets: &[[S::P; 2]; 3],
         dims: usize,
     ) -> (S::P, S::P) {
-        let off = |a: usize| splat_part(s, offsets[a][corner >> a & 1]);
+        let off = |a: usize| offsets[a][corner >> a & 1];
         match dims {
             1 => (s.table16(&GRAD1, h), splat_part(s, 0.0)),
             2 => (s.units16(&GRAD3_X, h), s.units16(&GRAD3_Y, h) * off(0)),
@@ -338,7 +338,7 @@ impl Kind for ValueKind {
         }
     }
     #[inline(always)]
-    fn plane_terms<S: Simd>(s: S, h: S::H, _: usize, _: &[[f32; 2]; 3], _: usize) -> (S::P, S::P) {
+    fn plane_terms<S: Simd>(s: S, h: S::H, _: usize, _: &[[S::P; 2]; 3], _: usize) -> (S::P, S::P) {
         (splat_part(s, 0.0), height(s, h))
     }
 }

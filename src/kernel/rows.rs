@@ -163,25 +163,33 @@ impl RowAxis {
 
 /// Per row: for every corner of the other axes (bit `a` of the corner index
 /// = far on other axis `a`), the product of their fade weights, and each
-/// other axis's cells and offsets `[t0, t0 − 1]`. Scalar `f32`, the same for
-/// every level.
-struct RowCorners {
-    weight: [f32; 8],
-    cells: [[i32; 2]; 3],
-    offsets: [[f32; 2]; 3],
+/// other axis's cells and offsets `[t0, t0 − 1]`, broadcast. They are built
+/// from scalars in registers: read back from memory, their narrow stores
+/// stalled the wider loads that gathered them (store forwarding). Each
+/// lane's operations are the same on every level, so the bits are.
+struct RowCorners<S: Simd> {
+    weight: [S::P; 8],
+    cells: [[S::I; 2]; 3],
+    offsets: [[S::P; 2]; 3],
 }
 
-fn row_corners<const D: usize>(others: &[(u8, u8, f32, f32); 3]) -> RowCorners {
+#[inline(always)]
+fn row_corners<S: Simd, const D: usize>(s: S, others: &[(u8, u8, f32, f32); 3]) -> RowCorners<S> {
+    let one = s.part(s.splat(1.0), 0);
     let mut w = RowCorners {
-        weight: [1.0; 8],
-        cells: [[0; 2]; 3],
-        offsets: [[0.0; 2]; 3],
+        weight: [one; 8],
+        cells: [[s.splat_i(0); 2]; 3],
+        offsets: [[one; 2]; 3],
     };
     for (axis, &(c0, c1, t0, f)) in others.iter().enumerate().take(D - 1) {
-        w.cells[axis] = [i32::from(c0), i32::from(c1)];
-        w.offsets[axis] = [t0, t0 - 1.0];
-        for (corner, weight) in w.weight.iter_mut().enumerate() {
-            *weight *= if corner >> axis & 1 == 1 { f } else { 1.0 - f };
+        w.cells[axis] = [s.splat_i(i32::from(c0)), s.splat_i(i32::from(c1))];
+        let t0 = s.part(s.splat(t0), 0);
+        w.offsets[axis] = [t0, t0 - one];
+        let far = s.part(s.splat(f), 0);
+        let near = one - far;
+        for corner in 0..1 << (D - 1) {
+            let factor = if corner >> axis & 1 == 1 { far } else { near };
+            w.weight[corner] = w.weight[corner] * factor;
         }
     }
     w
@@ -198,7 +206,7 @@ fn planes<S: Simd, K: Kind, const D: usize>(
     s: S,
     p: &S::Perm<'_>,
     cells: S::I,
-    w: &RowCorners,
+    w: &RowCorners<S>,
     parts: usize,
 ) -> (S::F, S::F) {
     let corners = 1 << (D - 1);
@@ -206,8 +214,8 @@ fn planes<S: Simd, K: Kind, const D: usize>(
     for a in 0..D - 1 {
         for corner in (0..1usize << a).rev() {
             let h = hash[corner];
-            hash[corner] = s.perm(p, h + s.splat_i(w.cells[a][0]));
-            hash[corner | 1 << a] = s.perm(p, h + s.splat_i(w.cells[a][1]));
+            hash[corner] = s.perm(p, h + w.cells[a][0]);
+            hash[corner | 1 << a] = s.perm(p, h + w.cells[a][1]);
         }
     }
     if D == 2 {
@@ -226,7 +234,7 @@ fn planes<S: Simd, K: Kind, const D: usize>(
         let mut b = a;
         for corner in 0..corners {
             let h = s.hashes(hash[corner], k);
-            let weight = s.part(s.splat(w.weight[corner]), k);
+            let weight = w.weight[corner];
             let (g0, rest) = K::plane_terms(s, h, corner, &w.offsets, D);
             a = a + weight * g0;
             b = b + weight * rest;
@@ -366,7 +374,7 @@ fn row_coefficients<S: Simd, K: Kind, const D: usize>(
         rest /= a.len;
         others[d - 1] = (a.c0[i], a.c1[i], a.t0[i], x.other_fades[d - 1][i]);
     }
-    let corners = row_corners::<D>(&others);
+    let corners = row_corners::<S, D>(s, &others);
     let (n, part_lanes) = (S::LANES, S::LANES / S::PARTS);
     for at in (0..x.plane_count).step_by(n) {
         let cells = s.load_cells(&x.planes[at..at + n]);
