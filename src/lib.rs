@@ -64,7 +64,7 @@
 //!   it come from the `f64` value, so fields far from the origin (2⁴⁰ and
 //!   beyond) are as smooth as at the origin. On `f32`-representable inputs
 //!   they equal `fillN` bit for bit.
-//! - Grids with |x step| > 1/3 (4D: > 1/64) give exactly the bits of
+//! - Grids with |x step| > 1/3 (3D: > 3/4, 4D: > 1/64) give exactly the bits of
 //!   `fillN_f64` on the same points. Finer grids (the common case) evaluate
 //!   each row from per-plane coefficients, 3 to 5.3 times as fast as the
 //!   same number of random points (see `BENCHMARKS.md`), and agree with

@@ -1,5 +1,5 @@
 //! Grids (`fill_grid1..4` and `_par`): the values of `fillN_f64` at the same
-//! `f64` points (bit for bit when |x step| > 1/3 (1/64 in 4D), within 1e-6 on the
+//! `f64` points (bit for bit when |x step| > 1/3 (3/4 in 3D, 1/64 in 4D), within 1e-6 on the
 //! coefficient-row path), the same bits for every partition into windows,
 //! every level and every thread count, continuous and correctly repeating
 //! noise far from the origin, and refused grids and windows (typed errors,
@@ -16,7 +16,7 @@ use proptest::prelude::*;
 
 /// Grids of dimension D whose |x step| is at most `[D - 1]` take the
 /// coefficient-row path (documented on `Source::fill_grid1`).
-const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 64.0];
+const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 0.75, 1.0 / 64.0];
 
 /// The documented bound between the coefficient-row path and `fillN_f64`.
 const ROWS_TOLERANCE: f32 = 1e-6;
@@ -127,9 +127,26 @@ fn x_steps() -> (Vec<f64>, Vec<f64>) {
         -0.173,
         1e-4,
         0.0,
+        // 3D: a window of planes per 16 samples, not per 64.
+        0.6,
+        -0.7,
+        0.75,
+        -0.75,
     ];
     let just_above = f64::from_bits((1.0f64 / 3.0).to_bits() + 1);
-    let large = vec![just_above, -just_above, 0.37, -0.37, 1.0, 2.5, -13.7, 300.1];
+    let just_above_3d = f64::from_bits(0.75f64.to_bits() + 1);
+    let large = vec![
+        just_above,
+        -just_above,
+        0.37,
+        -0.37,
+        just_above_3d,
+        -just_above_3d,
+        1.0,
+        2.5,
+        -13.7,
+        300.1,
+    ];
     (small, large)
 }
 
@@ -218,12 +235,13 @@ fn grid4_matches_fill4_f64_at_its_points() {
 #[test]
 fn layout_is_x_fastest_and_coord_is_as_documented() {
     let p = Perlin::reference();
-    let grid = Grid3::new([0.5, -1.25, 3.125], [0.375, 0.625, -0.875], [5, 4, 3]);
+    // An x step above every coefficient-row bound: the point path, exact.
+    let grid = Grid3::new([0.5, -1.25, 3.125], [0.875, 0.625, -0.875], [5, 4, 3]);
     let (mut xs, mut ys, mut zs) = (vec![], vec![], vec![]);
     for k in 0..3 {
         for j in 0..4 {
             for i in 0..5 {
-                xs.push(0.5 + i as f64 * 0.375);
+                xs.push(0.5 + i as f64 * 0.875);
                 ys.push(-1.25 + j as f64 * 0.625);
                 zs.push(3.125 + k as f64 * -0.875);
             }
@@ -238,7 +256,7 @@ fn layout_is_x_fastest_and_coord_is_as_documented() {
     assert_eq!(w.origin(), grid.origin());
     assert_eq!(w.step(), grid.step());
     assert_eq!(w.size(), [3, 2, 2]);
-    assert_eq!(w.coord(0, 0), 0.5 + 0.375);
+    assert_eq!(w.coord(0, 0), 0.5 + 0.875);
     assert_eq!(w.coord(1, 1), -1.25 + 3.0 * 0.625);
     assert_eq!(w.coord(2, 1), 3.125 + 2.0 * -0.875);
     let got = grid_values(&p, &w, false);
@@ -663,7 +681,8 @@ fn the_pattern_at_2_pow_40_plus_t_is_the_pattern_at_t_exactly() {
     for level in Level::available() {
         let p = Perlin::new(11).with_level(level).unwrap();
         for shift in [TWO_POW_40, -TWO_POW_40, 3.0 * TWO_POW_40] {
-            for dx in [1.0 / 128.0, 0.375, -1.0 / 64.0, -0.625] {
+            // Coefficient rows (a window per step, per part at -0.625) and points.
+            for dx in [1.0 / 128.0, 0.375, -1.0 / 64.0, -0.625, -0.875] {
                 let near = Grid3::new([t, -t, 2.0 * t], [dx, 0.25, -0.125], [300, 3, 2]);
                 let want = bits(&grid_values(&p, &near, false));
                 for axis in 0..3 {

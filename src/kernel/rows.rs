@@ -34,18 +34,18 @@ use crate::simd::scalar::Scalar;
 use crate::simd::{MAX_LANES, PermTable, Simd};
 
 /// Grid rows of `D`-dimensional noise use coefficients when x advances at
-/// most `MAX_COEFFICIENT_STEP[D - 1]` per sample (3 or more samples per cell
-/// in 1D–3D). Measured at AVX-512 on 2²⁰-sample grids: 3D rows by cells ran
-/// 2.45 G/s for steps 1/50..0.16 and 1.63 G/s at 0.32, the point kernel along
-/// rows 1.49 G/s at any step (0.64: 1.24 vs 1.49); 2D 3.2–5.2 G/s vs 2.8.
-/// In 4D (8 corners per plane, short rows) the point kernel won at every step
-/// measured, so only extremely fine 4D grids use cells. (These numbers
-/// predate computing each plane once per row, which made 3D rows by cells
-/// 1.7× faster at step 0.02; the bound may now be worth raising, within
-/// what `PLANE_WINDOW` allows.) The bound depends on
-/// the dimension only, never on the level, so the bits don't. At most 1/3:
-/// a step of 64 samples then reaches at most 24 planes (`PLANE_WINDOW` is 32).
-pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 64.0];
+/// most `MAX_COEFFICIENT_STEP[D - 1]` per sample. Measured against the point
+/// kernel along the rows (A/B in one process, AVX-512, 2²⁰-sample grids of
+/// 256-sample rows): 3D by cells 2.3× as fast at step 0.34, 1.5× at 0.5,
+/// 1.09× at 0.75, 1.05× at 1, 0.89× at 1.28; 2D 1.06× at 0.5, 0.96× at
+/// 0.8 (the 2D point kernel is cheap), so 1D and 2D stay at 1/3. In 4D (8
+/// corners per plane, short rows) the point kernel won at every step
+/// measured, so only extremely fine 4D grids use cells. The bound depends
+/// on the dimension only, never on the level, so the bits don't. Beyond
+/// about 1/2 a step of 64 samples uses more planes than a window holds
+/// (`PLANE_WINDOW`), and each part of a step gets a window of its own
+/// (`FINE_GRANULE`).
+pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 0.75, 1.0 / 64.0];
 
 /// Per-sample values of the x axis the row evaluation reads, and the x
 /// lattice planes the row's samples use (the same on every row).
@@ -54,7 +54,7 @@ pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3
 /// plane of the next), so a row computes each plane's coefficients once:
 /// `planes` lists them in the order the samples reach them, and every sample
 /// has the indices of its lower and upper plane, relative to the first plane
-/// its block of `MAX_LANES` samples uses.
+/// its granule of samples (see `granule`) uses.
 pub(crate) struct RowAxis {
     /// Offset in the cell and its fade (padded).
     x0: Vec<f32>,
@@ -63,10 +63,14 @@ pub(crate) struct RowAxis {
     planes: Vec<u8>,
     /// The number of planes (before padding).
     plane_count: usize,
-    /// Per block of `MAX_LANES` samples: its first plane.
+    /// Samples that share a window of planes: `MAX_LANES` (one window per
+    /// step), or `FINE_GRANULE` when x advances too far for that (one per
+    /// part of a step: every backend's parts are 1, 8 or 16 lanes).
+    granule: usize,
+    /// Per granule of samples: its first plane.
     first_plane: Vec<usize>,
-    /// Per sample: its lower and upper planes minus its block's first plane
-    /// (padded with the last sample's).
+    /// Per sample: its lower and upper planes minus its granule's first
+    /// plane (padded with the last sample's).
     lower: Vec<u8>,
     upper: Vec<u8>,
     /// The fades of the other axes' samples, per axis (`other_fades[a]` is
@@ -94,10 +98,16 @@ const STREAM_DIRECTLY_FROM: usize = 3;
 /// planes; lookups read a window of 32 per-plane coefficients.
 const PLANE_WINDOW: usize = 32;
 
+/// The granule of rows whose steps of `MAX_LANES` samples reach more planes
+/// than a window holds: 16 samples use at most 32 planes (two each) at any
+/// step, since planes are numbered in order of use and cells a row skips
+/// take no number.
+const FINE_GRANULE: usize = 16;
+
 impl RowAxis {
-    /// The row values of the grid axes `axes` (x first), or `None` if a
-    /// block of samples would reach more planes than one window holds
-    /// (never for x steps ≤ 1/3: the caller then uses the point path).
+    /// The row values of the grid axes `axes` (x first). (`None` if a
+    /// granule of samples would use more planes than one window holds,
+    /// which `FINE_GRANULE` rules out; the caller would use the point path.)
     pub(crate) fn new(axes: &[AxisSamples], curve: Fade) -> Option<RowAxis> {
         let x = &axes[0];
         let t0 = x.t0.clone();
@@ -126,22 +136,30 @@ impl RowAxis {
             lower[x.len..].fill(lo);
             upper[x.len..].fill(hi);
         }
-        let blocks = padded_samples / MAX_LANES;
-        let mut first_plane = Vec::with_capacity(blocks);
-        let (mut lower_rel, mut upper_rel) = (vec![0u8; padded_samples], vec![0u8; padded_samples]);
-        for b in 0..blocks {
-            let block = b * MAX_LANES..(b + 1) * MAX_LANES;
-            let all = lower[block.clone()].iter().chain(&upper[block.clone()]);
-            let (first, last) = all.fold((usize::MAX, 0), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-            if last - first >= PLANE_WINDOW {
-                return None;
+        // Each granule's first plane and its samples' planes relative to it,
+        // or `None` if a granule reaches more planes than a window holds.
+        let windows = |granule: usize| {
+            let mut first_plane = Vec::with_capacity(padded_samples / granule);
+            let (mut lower_rel, mut upper_rel) =
+                (vec![0u8; padded_samples], vec![0u8; padded_samples]);
+            for b in 0..padded_samples / granule {
+                let block = b * granule..(b + 1) * granule;
+                let all = lower[block.clone()].iter().chain(&upper[block.clone()]);
+                let (first, last) =
+                    all.fold((usize::MAX, 0), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+                if last - first >= PLANE_WINDOW {
+                    return None;
+                }
+                first_plane.push(first);
+                for i in block {
+                    lower_rel[i] = (lower[i] - first) as u8;
+                    upper_rel[i] = (upper[i] - first) as u8;
+                }
             }
-            first_plane.push(first);
-            for i in block {
-                lower_rel[i] = (lower[i] - first) as u8;
-                upper_rel[i] = (upper[i] - first) as u8;
-            }
-        }
+            Some((granule, first_plane, lower_rel, upper_rel))
+        };
+        let (granule, first_plane, lower_rel, upper_rel) =
+            windows(MAX_LANES).or_else(|| windows(FINE_GRANULE))?;
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES, 0);
         let other_fades = axes[1..]
@@ -153,6 +171,7 @@ impl RowAxis {
             u,
             planes,
             plane_count,
+            granule,
             first_plane,
             lower: lower_rel,
             upper: upper_rel,
@@ -410,27 +429,123 @@ fn evaluate_row<S: Simd, O: RowSink>(
     streaming: bool,
 ) {
     let (a_all, b_all) = coeff.split_at(coeff.len() / 2);
+    // One loop per window granule, so each keeps its values in registers.
+    if x.granule == MAX_LANES {
+        row_steps::<S, O, false>(s, x, a_all, b_all, out, start, sink, out_at, streaming);
+    } else {
+        row_steps::<S, O, true>(s, x, a_all, b_all, out, start, sink, out_at, streaming);
+    }
+}
+
+/// [`evaluate_row`]'s loop over the steps, with one window per part when
+/// `FINE` (see [`step_values`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn row_steps<S: Simd, O: RowSink, const FINE: bool>(
+    s: S,
+    x: &RowAxis,
+    a_all: &[f32],
+    b_all: &[f32],
+    out: &mut [f32],
+    start: usize,
+    sink: &mut O,
+    out_at: usize,
+    streaming: bool,
+) {
     let n = S::LANES;
     for (k, dst) in out.chunks_mut(n).enumerate() {
         let at = start + k * n;
-        let first = x.first_plane[at / MAX_LANES];
-        let (a, b) = (window(a_all, first), window(b_all, first));
-        let lower = s.load_cells(&x.lower[at..at + n]);
-        let upper = s.load_cells(&x.upper[at..at + n]);
-        let x0 = s.load(&x.x0[at..at + n]);
-        let x1 = x0 - s.splat(1.0);
-        let mut v = s.load(&x.u[at..at + n]);
-        super::for_each_part!(S, |q| {
-            let (lo, hi) = (s.hashes(lower, q), s.hashes(upper, q));
-            let d0 = s.table32(a, lo) * s.part(x0, q) + s.table32(b, lo);
-            let d1 = s.table32(a, hi) * s.part(x1, q) + s.table32(b, hi);
-            let u = s.part(v, q);
-            s.set_part(&mut v, q, d0 + u * (d1 - d0));
-        });
+        let v = step_values::<S, FINE>(s, x, a_all, b_all, at);
         if streaming && dst.len() == n {
             s.store_streaming(v, dst);
         } else {
             sink.put(s, v, dst, out_at + k * n);
+        }
+    }
+}
+
+/// Samples `at..at + S::LANES` of a row from its per-plane coefficients
+/// `a_all`, `b_all`: `lerp(u, A0·x0 + B0, A1·x1 + B1)`, each lane's
+/// coefficients picked by its planes relative to its granule's first, from
+/// one window per step, or per part when `FINE`.
+#[inline(always)]
+fn step_values<S: Simd, const FINE: bool>(
+    s: S,
+    x: &RowAxis,
+    a_all: &[f32],
+    b_all: &[f32],
+    at: usize,
+) -> S::F {
+    let n = S::LANES;
+    let first = x.first_plane[at / x.granule];
+    let (mut a, mut b) = (window(a_all, first), window(b_all, first));
+    let lower = s.load_cells(&x.lower[at..at + n]);
+    let upper = s.load_cells(&x.upper[at..at + n]);
+    let x0 = s.load(&x.x0[at..at + n]);
+    let x1 = x0 - s.splat(1.0);
+    let mut v = s.load(&x.u[at..at + n]);
+    let part_lanes = n / S::PARTS;
+    super::for_each_part!(S, |q| {
+        if FINE {
+            let first = x.first_plane[(at + q * part_lanes) / FINE_GRANULE];
+            (a, b) = (window(a_all, first), window(b_all, first));
+        }
+        let (lo, hi) = (s.hashes(lower, q), s.hashes(upper, q));
+        let d0 = s.table32(a, lo) * s.part(x0, q) + s.table32(b, lo);
+        let d1 = s.table32(a, hi) * s.part(x1, q) + s.table32(b, hi);
+        let u = s.part(v, q);
+        s.set_part(&mut v, q, d0 + u * (d1 - d0));
+    });
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::NATURAL_PERIOD;
+
+    /// The row axis of a 3D grid with `nx` samples at x step `step`.
+    fn row_axis(step: f64, nx: usize) -> Option<RowAxis> {
+        let xs: Vec<f64> = (0..nx).map(|i| 0.3 + i as f64 * step).collect();
+        let axes = [xs, vec![0.1, 0.2], vec![0.7]].map(|c| AxisSamples::new(&c, NATURAL_PERIOD));
+        RowAxis::new(&axes, Fade::Quintic)
+    }
+
+    /// Each granule's window holds the planes of its samples: one window per
+    /// step while 64 samples fit, else one per 16 samples, at any step.
+    #[test]
+    fn windows_cover_their_samples_planes() {
+        for (step, granule) in [
+            (0.02, Some(64)),
+            (-0.55, Some(16)),
+            (0.75, Some(16)),
+            (1.9, Some(16)),
+            (-300.1, Some(16)),
+        ] {
+            let x = row_axis(step, 300);
+            assert_eq!(x.as_ref().map(|x| x.granule), granule, "step {step}");
+            let Some(x) = x else { continue };
+            for i in 0..300 {
+                let first = x.first_plane[i / x.granule];
+                for rel in [x.lower[i], x.upper[i]] {
+                    assert!(usize::from(rel) < PLANE_WINDOW, "step {step}, sample {i}");
+                    assert!(
+                        first + usize::from(rel) < x.plane_count,
+                        "step {step}, sample {i}"
+                    );
+                }
+                // The planes are the sample's cells.
+                let cells = [
+                    x.planes[first + usize::from(x.lower[i])],
+                    x.planes[first + usize::from(x.upper[i])],
+                ];
+                let cell = (0.3 + i as f64 * step).floor().rem_euclid(256.0) as u8;
+                assert_eq!(
+                    cells,
+                    [cell, cell.wrapping_add(1)],
+                    "step {step}, sample {i}"
+                );
+            }
         }
     }
 }
