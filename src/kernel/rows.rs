@@ -477,7 +477,9 @@ fn step_values<S: Simd, const FINE: bool>(
     at: usize,
 ) -> S::F {
     let n = S::LANES;
-    let first = x.first_plane[at / x.granule];
+    // The granule is `FINE_GRANULE` exactly when `FINE`: constant divisors.
+    let granule = if FINE { FINE_GRANULE } else { MAX_LANES };
+    let first = x.first_plane[at / granule];
     let (mut a, mut b) = (window(a_all, first), window(b_all, first));
     let lower = s.load_cells(&x.lower[at..at + n]);
     let upper = s.load_cells(&x.upper[at..at + n]);
