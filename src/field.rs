@@ -19,7 +19,9 @@
 
 use crate::error::check_lengths;
 use crate::grid::Grid;
-use crate::kernel::{Axis, Dims, Noise, RowSink, Store, axis, stage1, staged_axis, store_step};
+use crate::kernel::{
+    Axis, Dims, LatticeHash, Noise, RowSink, Store, axis, stage1, staged_axis, store_step,
+};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Fade, Level};
@@ -38,8 +40,14 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// `c · scale + offset[axis]` on every axis (an octave's coordinates),
     /// in this representation's precision.
     fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self;
-    /// Stage 1 on every axis; `periods` (cells, per axis) when periodic.
-    fn axes(&self, s: S, periods: Option<&[u64; 4]>, curve: Fade) -> [Axis<S>; D];
+    /// Stage 1 on every axis for hash mode `H`; `periods` (cells, per
+    /// axis) when periodic.
+    fn axes<H: LatticeHash>(
+        &self,
+        s: S,
+        periods: Option<&[u64; 4]>,
+        curve: Fade,
+    ) -> [Axis<S, H>; D];
     /// The x coordinates as `f32`.
     fn x(&self, s: S) -> S::F;
 }
@@ -48,9 +56,9 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
 /// there, the optimiser speculated the periodic path (whose `f64` floor is a
 /// library call without SSE4.1) for every point, even when not periodic.
 #[inline(always)]
-fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u8, u8, f32) {
+fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u32, u32, f32) {
     #[inline(never)]
-    fn outlined(c: f64, period: u64) -> (u8, u8, f32) {
+    fn outlined(c: f64, period: u64) -> (u32, u32, f32) {
         stage1(c, period)
     }
     if S::LANES == 1 {
@@ -83,8 +91,13 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
 
     #[inline(always)]
     #[allow(clippy::needless_range_loop)] // several per-axis arrays
-    fn axes(&self, s: S, periods: Option<&[u64; 4]>, curve: Fade) -> [Axis<S>; D] {
-        let mut axes = [axis(s, self.0[0], curve); D];
+    fn axes<H: LatticeHash>(
+        &self,
+        s: S,
+        periods: Option<&[u64; 4]>,
+        curve: Fade,
+    ) -> [Axis<S, H>; D] {
+        let mut axes = [axis::<S, H>(s, self.0[0], curve); D];
         match periods {
             None => {
                 for d in 1..D {
@@ -95,7 +108,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
                 // Periodic: stage 1 per point in f64 (exact for any period).
                 let mut lanes = [0.0f32; MAX_LANES];
                 let (mut c0, mut c1, mut t0) =
-                    ([0u8; MAX_LANES], [0u8; MAX_LANES], [0.0f32; MAX_LANES]);
+                    ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
                 for d in 0..D {
                     s.store(self.0[d], &mut lanes[..S::LANES]);
                     for i in 0..S::LANES {
@@ -133,11 +146,16 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
     }
 
     #[inline(always)]
-    fn axes(&self, s: S, periods: Option<&[u64; 4]>, curve: Fade) -> [Axis<S>; D] {
-        let (mut c0, mut c1, mut t0) = ([0u8; MAX_LANES], [0u8; MAX_LANES], [0.0f32; MAX_LANES]);
-        let mut axes = [axis(s, s.splat(0.0), curve); D];
+    fn axes<H: LatticeHash>(
+        &self,
+        s: S,
+        periods: Option<&[u64; 4]>,
+        curve: Fade,
+    ) -> [Axis<S, H>; D] {
+        let (mut c0, mut c1, mut t0) = ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
+        let mut axes = [axis::<S, H>(s, s.splat(0.0), curve); D];
         for d in 0..D {
-            let period = periods.map_or(crate::kernel::NATURAL_PERIOD, |p| p[d]);
+            let period = periods.map_or(H::NATURAL_PERIOD, |p| p[d]);
             for i in 0..S::LANES {
                 (c0[i], c1[i], t0[i]) = stage1_lane::<S>(self.0[d][i], period);
             }

@@ -1,17 +1,90 @@
-//! Lattice noises: a permutation, a fade curve, optional periods, and a
-//! [`Kind`] of corner (gradients for `Perlin`, heights for `Value`). One
-//! [`Field`] implementation serves both.
+//! Lattice noises: a hash mode (the full-coordinate hash or a permutation),
+//! a fade curve, optional periods, and a [`Kind`] of corner (gradients for
+//! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
 use crate::field::{Coords, Field, GradField, GridAxis};
 use crate::kernel::{
-    AxisSamples, Dims, FillGridRows, FillRowsByCells, Kind, MAX_COEFFICIENT_STEP, NATURAL_PERIOD,
-    Noise, RowAxis, RowSink, ValueKind,
+    AxisSamples, CoordinateHash, Dims, FillGridRows, FillRowsByCells, Hashing, Kind, LatticeHash,
+    MAX_COEFFICIENT_STEP, Noise, PermutationHash, RowAxis, RowSink, ValueKind,
 };
+use crate::perlin::SplitMix64;
 use crate::simd::{PermTable, Simd, dispatch};
-use crate::{Error, Fade, Level};
+use crate::{Error, Fade, HashMode, Level};
 use std::any::TypeId;
 use std::fmt;
 use std::sync::Arc;
+
+/// How a lattice hashes its corners (see `kernel/hash.rs`).
+#[derive(Clone, PartialEq)]
+pub(crate) enum LatticeHashing {
+    /// Ken's permutation chain over this table (repeats every 256 cells).
+    Permutation(Arc<PermTable>),
+    /// The full-coordinate hash; `key` is drawn from `seed`.
+    Coordinates { seed: u64, key: u32 },
+}
+
+impl LatticeHashing {
+    /// The full-coordinate hash of `seed`: its key is the high half of the
+    /// first SplitMix64 output.
+    pub(crate) fn coordinates(seed: u64) -> LatticeHashing {
+        let key = (SplitMix64(seed).next() >> 32) as u32;
+        LatticeHashing::Coordinates { seed, key }
+    }
+
+    fn kernel(&self) -> Hashing<'_> {
+        match self {
+            LatticeHashing::Permutation(t) => Hashing::Table(t),
+            LatticeHashing::Coordinates { key, .. } => Hashing::Coordinates(*key),
+        }
+    }
+
+    fn natural_period(&self) -> u64 {
+        match self {
+            LatticeHashing::Permutation(_) => PermutationHash::NATURAL_PERIOD,
+            LatticeHashing::Coordinates { .. } => CoordinateHash::NATURAL_PERIOD,
+        }
+    }
+
+    pub(crate) fn mode(&self) -> HashMode {
+        match self {
+            LatticeHashing::Permutation(_) => HashMode::Permutation,
+            LatticeHashing::Coordinates { .. } => HashMode::Coordinates,
+        }
+    }
+}
+
+impl fmt::Debug for LatticeHashing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LatticeHashing::Permutation(t) => f
+                .debug_struct("Permutation")
+                .field("start", &&t.bytes[..8])
+                .finish(),
+            LatticeHashing::Coordinates { seed, .. } => {
+                f.debug_struct("Coordinates").field("seed", seed).finish()
+            }
+        }
+    }
+}
+
+/// What a lattice's kernels load once per call: the permutation in the
+/// backend's form, or the seed key on every lane.
+pub enum LatticeReady<'a, S: Simd> {
+    Table(S::Perm<'a>),
+    Coordinates(S::UP),
+}
+
+impl<S: Simd> Clone for LatticeReady<'_, S> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Simd> Copy for LatticeReady<'_, S> {}
+
+/// A period of `u32::MAX` on an axis: that axis is not periodic (the
+/// lattice's natural period).
+const NOT_PERIODIC: u32 = u32::MAX;
 
 /// Largest period a scaled periodic lattice uses (fractal octaves multiply
 /// periods; beyond this they saturate, far past any tile anyone renders).
@@ -20,7 +93,7 @@ const MAX_PERIOD: u64 = 1 << 62;
 /// A lattice noise of corner kind `K`.
 #[derive(Clone)]
 pub struct Lattice<K> {
-    pub(crate) table: Arc<PermTable>,
+    pub(crate) hashing: LatticeHashing,
     pub(crate) level: Level,
     pub(crate) periods: Option<[u32; 4]>,
     pub(crate) curve: Fade,
@@ -28,9 +101,19 @@ pub struct Lattice<K> {
 }
 
 impl<K: Kind + Default> Lattice<K> {
-    pub(crate) fn new(p: &[u8; 256]) -> Lattice<K> {
+    /// Ken's permutation chain over `p`.
+    pub(crate) fn permuted(p: &[u8; 256]) -> Lattice<K> {
+        Lattice::with_hashing(LatticeHashing::Permutation(Arc::new(PermTable::new(p))))
+    }
+
+    /// The full-coordinate hash of `seed`.
+    pub(crate) fn coordinates(seed: u64) -> Lattice<K> {
+        Lattice::with_hashing(LatticeHashing::coordinates(seed))
+    }
+
+    fn with_hashing(hashing: LatticeHashing) -> Lattice<K> {
         Lattice {
-            table: Arc::new(PermTable::new(p)),
+            hashing,
             level: Level::detect(),
             periods: None,
             curve: Fade::Quintic,
@@ -40,16 +123,16 @@ impl<K: Kind + Default> Lattice<K> {
 }
 
 impl<K> PartialEq for Lattice<K> {
-    /// Same permutation, periods and fade (the level changes no output).
+    /// Same hashing, periods and fade (the level changes no output).
     fn eq(&self, other: &Lattice<K>) -> bool {
-        self.table == other.table && self.periods == other.periods && self.curve == other.curve
+        self.hashing == other.hashing && self.periods == other.periods && self.curve == other.curve
     }
 }
 
 impl<K> fmt::Debug for Lattice<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Lattice")
-            .field("permutation_start", &&self.table.bytes[..8])
+            .field("hash", &self.hashing)
             .field("level", &self.level)
             .field("period", &self.periods)
             .field("fade", &self.curve)
@@ -57,15 +140,30 @@ impl<K> fmt::Debug for Lattice<K> {
     }
 }
 
-/// Largest |noise| of Perlin's gradient noise in dimension 1..=4, per fade
-/// (rows in [`Fade::ALL`] order). Found by maximising, over the cell, the
-/// sum of the corner weights times each corner's best gradient (any table
-/// reaches at most this), then rounded up; 1D and 2D reach exactly 1.
-const GRADIENT_BOUNDS: [[f32; 4]; 4] = [
+/// Largest |noise| of the permutation mode's gradient noise in dimension
+/// 1..=4, per fade (rows in [`Fade::ALL`] order). Found by maximising, over
+/// the cell, the sum of the corner weights times each corner's best
+/// gradient (any table reaches at most this), then rounded up; 1D and 2D
+/// reach exactly 1.
+const PERMUTATION_BOUNDS: [[f32; 4]; 4] = [
     [1.0, 1.0, 1.036_355, 1.536_584],
     [1.0, 1.0, 1.044_907, 1.545_202],
     [1.0, 1.0, 1.043_101, 1.543_379],
     [1.0, 1.0, 1.064_83, 1.565_315],
+];
+
+/// Largest |noise| of the full-coordinate hash's gradient noise in
+/// dimension 1..=4, per fade (rows in [`Fade::ALL`] order), found the same
+/// way for its gradient sets and rounded up. In 1D, 3D and 4D every set
+/// holds all sign patterns of its largest components, so the bound is
+/// exact: `a · D / 2` at a cell's centre for components of size `a` (1D
+/// slopes up to 2; 3D 341/512; 4D ½), plus a rounding margin; 2D's was
+/// found by search and certified by branch and bound.
+const COORDINATE_BOUNDS: [[f32; 4]; 4] = [
+    [1.0, 0.998_969, 0.999_03, 1.000_001],
+    [1.0, 1.001_791, 0.999_03, 1.000_001],
+    [1.0, 1.001_161, 0.999_03, 1.000_001],
+    [1.0, 1.008_759, 0.999_03, 1.000_001],
 ];
 
 impl<K: Kind + fmt::Debug> Lattice<K> {
@@ -76,12 +174,18 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
     /// The periods scaled by `scale` (saturating), or `None` when not periodic.
     #[inline(always)]
     fn scaled_periods(&self, scale: u64) -> Option<[u64; 4]> {
-        self.periods
-            .map(|p| p.map(|p| u64::from(p).saturating_mul(scale).min(MAX_PERIOD)))
+        let natural = self.hashing.natural_period();
+        self.periods.map(|p| {
+            p.map(|p| match p {
+                NOT_PERIODIC => natural,
+                p => u64::from(p).saturating_mul(scale).min(MAX_PERIOD),
+            })
+        })
     }
 
     fn periods_or_natural(&self, scale: u64) -> [u64; 4] {
-        self.scaled_periods(scale).unwrap_or([NATURAL_PERIOD; 4])
+        self.scaled_periods(scale)
+            .unwrap_or([self.hashing.natural_period(); 4])
     }
 }
 
@@ -91,18 +195,18 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
 /// every fade (and, in the scalar build, the periodic `f64` path) for every
 /// point, 20% more instructions per `fill3`.
 #[inline(always)]
-fn stage1_axes<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, const D: usize>(
     lattice: &Lattice<K>,
     s: S,
     c: &C,
     period_scale: u64,
-) -> [crate::kernel::Axis<S>; D] {
+) -> [crate::kernel::Axis<S, H>; D] {
     macro_rules! arms {
         ($($curve:ident),+) => {
             match (lattice.scaled_periods(period_scale), lattice.curve) {
                 $(
-                    (None, Fade::$curve) => c.axes(s, None, Fade::$curve),
-                    (Some(p), Fade::$curve) => c.axes(s, Some(&p), Fade::$curve),
+                    (None, Fade::$curve) => c.axes::<H>(s, None, Fade::$curve),
+                    (Some(p), Fade::$curve) => c.axes::<H>(s, Some(&p), Fade::$curve),
                 )+
             }
         };
@@ -119,20 +223,25 @@ pub struct LatticePlan {
 
 impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     type Ready<'a, S: Simd>
-        = S::Perm<'a>
+        = LatticeReady<'a, S>
     where
         Self: 'a;
     type Plan = LatticePlan;
 
     #[inline(always)]
-    fn ready<S: Simd>(&self, s: S) -> S::Perm<'_> {
-        s.perm_table(&self.table)
+    fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
+        match &self.hashing {
+            LatticeHashing::Permutation(t) => LatticeReady::Table(s.perm_table(t)),
+            LatticeHashing::Coordinates { key, .. } => {
+                LatticeReady::Coordinates(s.splat_u32(*key))
+            }
+        }
     }
 
     #[inline(always)]
     fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
-        p: &S::Perm<'_>,
+        r: &LatticeReady<'_, S>,
         s: S,
         c: &C,
         period_scale: u64,
@@ -140,8 +249,16 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        let axes = stage1_axes(self, s, c, period_scale);
-        Noise::eval::<S, K>(s, p, &axes)
+        match r {
+            LatticeReady::Table(p) => {
+                let axes = stage1_axes::<K, PermutationHash, S, C, D>(self, s, c, period_scale);
+                Noise::eval::<S, K, PermutationHash>(s, p, &axes)
+            }
+            LatticeReady::Coordinates(key) => {
+                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(self, s, c, period_scale);
+                Noise::eval::<S, K, CoordinateHash>(s, key, &axes)
+            }
+        }
     }
 
     fn run_level(&self) -> Level {
@@ -158,11 +275,11 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
 
     fn output_bounds(&self, dimension: usize) -> (f32, f32) {
         let d = dimension.clamp(1, 4) - 1;
-        let b = if self.is_value() {
-            1.0
-        } else {
-            let row = Fade::ALL.iter().position(|&f| f == self.curve).unwrap_or(0);
-            GRADIENT_BOUNDS[row][d]
+        let row = Fade::ALL.iter().position(|&f| f == self.curve).unwrap_or(0);
+        let b = match (self.is_value(), &self.hashing) {
+            (true, _) => 1.0,
+            (false, LatticeHashing::Permutation(_)) => PERMUTATION_BOUNDS[row][d],
+            (false, LatticeHashing::Coordinates { .. }) => COORDINATE_BOUNDS[row][d],
         };
         (-b, b)
     }
@@ -199,12 +316,12 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         Noise: Dims<D>,
     {
         let axes: [&AxisSamples; D] = std::array::from_fn(|a| &plan.samples[a]);
-        let (table, curve) = (&*self.table, self.curve);
+        let (hashing, curve) = (self.hashing.kernel(), self.curve);
         match &plan.row {
             Some(x) => dispatch(
                 self.level,
                 FillRowsByCells {
-                    table,
+                    hashing,
                     _kind: self.kind,
                     axes,
                     x,
@@ -217,7 +334,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
             None => dispatch(
                 self.level,
                 FillGridRows {
-                    table,
+                    hashing,
                     curve,
                     _kind: self.kind,
                     axes,
@@ -234,7 +351,7 @@ impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
     #[inline(always)]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
-        p: &S::Perm<'_>,
+        r: &LatticeReady<'_, S>,
         s: S,
         c: &C,
         period_scale: u64,
@@ -242,8 +359,16 @@ impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        let axes = stage1_axes(self, s, c, period_scale);
-        Noise::eval_grad::<S, K>(s, p, self.curve, &axes)
+        match r {
+            LatticeReady::Table(p) => {
+                let axes = stage1_axes::<K, PermutationHash, S, C, D>(self, s, c, period_scale);
+                Noise::eval_grad::<S, K, PermutationHash>(s, p, self.curve, &axes)
+            }
+            LatticeReady::Coordinates(key) => {
+                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(self, s, c, period_scale);
+                Noise::eval_grad::<S, K, CoordinateHash>(s, key, self.curve, &axes)
+            }
+        }
     }
 }
 
@@ -252,9 +377,19 @@ impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
 macro_rules! lattice_source {
     ($ty:ident, $name:literal, $kind:ty) => {
         impl $ty {
-            /// The permutation in use.
-            pub fn permutation(&self) -> [u8; 256] {
-                self.0.table.permutation()
+            /// The permutation in use, in the permutation mode
+            /// ([`HashMode::Permutation`]); `None` with the full-coordinate hash.
+            pub fn permutation(&self) -> Option<[u8; 256]> {
+                match &self.0.hashing {
+                    crate::lattice::LatticeHashing::Permutation(t) => Some(t.permutation()),
+                    crate::lattice::LatticeHashing::Coordinates { .. } => None,
+                }
+            }
+
+            /// How corners are hashed: [`HashMode::Coordinates`] (`new`) or
+            /// [`HashMode::Permutation`] (`permuted`, `reference`).
+            pub fn hash_mode(&self) -> HashMode {
+                self.0.hashing.mode()
             }
 
             /// The same noise, computed at `level` by the batch methods.
@@ -278,23 +413,37 @@ macro_rules! lattice_source {
             /// exactly on every axis `a`, for every method.
             ///
             /// `period[0..4]` are the x, y, z, w periods in lattice cells; a method of
-            /// dimension `D` uses the first `D`. The lattice wraps before the table:
+            /// dimension `D` uses the first `D`. The lattice wraps before hashing:
             /// cell `X` hashes as `X mod period`, and its neighbour as
-            /// `(X + 1) mod period`. A period of 256 is the table's own, so
-            /// `with_period([256; 4])` changes nothing. Every period must be at least
-            /// 1 (use 256 for axes you don't use); 0 gives [`Error::InvalidPeriod`].
+            /// `(X + 1) mod period`. Every period from 1 to `u32::MAX - 1` works; 0
+            /// gives [`Error::InvalidPeriod`]. `u32::MAX` leaves an axis
+            /// unperiodic (e.g. `[64, 64, u32::MAX, u32::MAX]` tiles x and y
+            /// only); a method of dimension `D` ignores the periods of the
+            /// axes beyond `D`.
+            ///
+            /// With the full-coordinate hash ([`HashMode::Coordinates`], the
+            /// default) the noise repeats exactly at `period` and at no smaller
+            /// shift (cells of one period all hash differently). In the
+            /// permutation mode the table itself repeats every 256 cells, so a
+            /// period `p` is exact but cells `X` and `X + 256` inside one period
+            /// hash alike, and `with_period([256; 4])` changes nothing (that mode
+            /// is kept for its bits; prefer the default for tiles).
             ///
             /// Periodic noise computes each point's lattice cell in `f64` (exact for
-            /// every input); it runs at about a third of the speed of plain noise.
+            /// every input).
             pub fn with_period(mut self, period: [u32; 4]) -> Result<$ty, Error> {
                 if let Some(axis) = period.iter().position(|&p| p == 0) {
                     return Err(Error::InvalidPeriod { axis });
                 }
-                self.0.periods = (period != [256; 4]).then_some(period);
+                let natural = period == [u32::MAX; 4]
+                    || (self.0.hashing.mode() == HashMode::Permutation && period == [256; 4]);
+                self.0.periods = (!natural).then_some(period);
                 Ok(self)
             }
 
-            /// The periods set by `with_period` (`None`: 256 on every axis).
+            /// The periods set by `with_period` (`None`: not periodic, also
+            /// after `with_period([u32::MAX; 4])` and, in the permutation
+            /// mode, `with_period([256; 4])`).
             pub fn period(&self) -> Option<[u32; 4]> {
                 self.0.periods
             }
@@ -314,7 +463,7 @@ macro_rules! lattice_source {
         impl std::fmt::Debug for $ty {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.debug_struct($name)
-                    .field("permutation_start", &&self.0.table.bytes[..8])
+                    .field("hash", &self.0.hashing)
                     .field("level", &self.0.level)
                     .field("period", &self.0.periods)
                     .field("fade", &self.0.curve)

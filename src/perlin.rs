@@ -2,7 +2,7 @@
 
 use crate::kernel::GradientKind;
 use crate::lattice::{Lattice, lattice_source};
-use crate::{Error, Fade, Level};
+use crate::{Error, Fade, HashMode, Level};
 
 /// Ken Perlin's published permutation (`ImprovedNoise.java`, 2002).
 pub(crate) const KEN_PERMUTATION: [u8; 256] = [
@@ -62,6 +62,14 @@ pub(crate) fn shuffled(seed: u64) -> [u8; 256] {
 /// Gradient noise after Ken Perlin's "Improving Noise" (2002), in 1 to 4
 /// dimensions, one point at a time or over slices and grids.
 ///
+/// [`Perlin::new`] hashes each lattice corner's whole 32-bit coordinates with
+/// the seed (the full-coordinate hash): the noise repeats only every 2³²
+/// cells along an axis, and its gradients (2D: 8 directions off the axes;
+/// 3D: the cube's diagonals; 4D: the hypercube's) leave no lattice line of
+/// zeros. [`Perlin::reference`] is Ken's noise bit for bit, and
+/// [`Perlin::permuted`] the seeded permutation-table noise that `new`
+/// computed before version 0.2 (repeating every 256 cells).
+///
 /// Cloning is cheap (the table is shared). Every method gives the same bits
 /// at every [`Level`] and on every CPU; see the crate docs for the exact
 /// semantics, ranges and the handling of NaN, infinities and huge values.
@@ -71,18 +79,40 @@ pub(crate) fn shuffled(seed: u64) -> [u8; 256] {
 pub struct Perlin(pub(crate) Lattice<GradientKind>);
 
 impl Perlin {
-    /// Ken Perlin's published permutation: `noise3` is his `ImprovedNoise`.
+    /// Ken Perlin's published permutation: `noise3` is his `ImprovedNoise`
+    /// (the permutation mode; repeats every 256 cells).
     pub fn reference() -> Perlin {
-        Perlin(Lattice::new(&KEN_PERMUTATION))
+        Perlin(Lattice::permuted(&KEN_PERMUTATION))
     }
 
-    /// A permutation shuffled from `seed`, the same on every platform.
-    ///
-    /// Fisher–Yates over `0, 1, …, 255`: for `i` from 255 down to 1, swap entry
-    /// `i` with entry `j`, `j` uniform in `0..=i`, drawn from SplitMix64
-    /// seeded with `seed` by Lemire's multiply-and-reject method.
+    /// Seeded gradient noise with the full-coordinate hash (the default
+    /// mode, [`HashMode::Coordinates`]): every corner's hash comes from its
+    /// 32-bit lattice coordinates and a key drawn from `seed`, the same on
+    /// every platform. Repeats every 2³² cells along each axis, and only
+    /// there. See the README for the hash and the gradient sets.
     pub fn new(seed: u64) -> Perlin {
-        Perlin(Lattice::new(&shuffled(seed)))
+        Perlin(Lattice::coordinates(seed))
+    }
+
+    /// Seeded permutation-table noise ([`HashMode::Permutation`]): Ken's
+    /// algorithm over a permutation shuffled from `seed`, exactly the output
+    /// of `Perlin::new(seed)` before the full-coordinate hash became the
+    /// default, so stored worlds stay valid. Repeats every 256 cells.
+    ///
+    /// The permutation: Fisher–Yates over `0, 1, …, 255`: for `i` from 255
+    /// down to 1, swap entry `i` with entry `j`, `j` uniform in `0..=i`,
+    /// drawn from SplitMix64 seeded with `seed` by Lemire's
+    /// multiply-and-reject method.
+    pub fn permuted(seed: u64) -> Perlin {
+        Perlin(Lattice::permuted(&shuffled(seed)))
+    }
+
+    /// `new(seed)` or `permuted(seed)`, by `mode`.
+    pub fn with_hash(seed: u64, mode: HashMode) -> Perlin {
+        match mode {
+            HashMode::Coordinates => Perlin::new(seed),
+            HashMode::Permutation => Perlin::permuted(seed),
+        }
     }
 }
 

@@ -4,14 +4,17 @@
 use crate::kernel::ValueKind;
 use crate::lattice::{Lattice, lattice_source};
 use crate::perlin::{KEN_PERMUTATION, shuffled};
-use crate::{Error, Fade, Level};
+use crate::{Error, Fade, HashMode, Level};
 
 /// Value noise: every lattice point carries a pseudo-random height, and the
 /// field blends the heights of a cell's corners with the fade curve.
 ///
-/// The height of a corner is its hash (the same permutation chain as
-/// [`crate::Perlin`]: `P[P[P[X] + Y] + Z]` in 3D) mapped to one of 256 evenly
-/// spaced values: `h · 2/255 − 1`, from −1 to 1. So outputs lie in [−1, 1]
+/// The height of a corner comes from its hash, as in [`crate::Perlin`]: with
+/// the full-coordinate hash ([`Value::new`]) the hash's top 24 bits `t` give
+/// `t · 2/(2²⁴ − 1) − 1`; in the permutation mode ([`Value::permuted`],
+/// [`Value::reference`]) the chain `P[P[P[X] + Y] + Z]` (3D) gives one of
+/// 256 evenly spaced values, `h · 2/255 − 1`. Both run from −1 to 1, so
+/// outputs lie in [−1, 1]
 /// (every blend is a convex combination), and unlike gradient noise the
 /// field is not 0 at lattice points. Blockier than Perlin noise, with
 /// visible grid alignment; the seeds' "value noise" (Fade::Cosine or
@@ -26,13 +29,28 @@ pub struct Value(pub(crate) Lattice<ValueKind>);
 impl Value {
     /// Value noise over Ken Perlin's published permutation.
     pub fn reference() -> Value {
-        Value(Lattice::new(&KEN_PERMUTATION))
+        Value(Lattice::permuted(&KEN_PERMUTATION))
     }
 
-    /// Value noise over the permutation [`crate::Perlin::new`] shuffles from
-    /// `seed` (the same table, so both share a lattice).
+    /// Value noise with the full-coordinate hash of `seed` (the default
+    /// mode; the same corner hashes as [`crate::Perlin::new`]`(seed)`).
     pub fn new(seed: u64) -> Value {
-        Value(Lattice::new(&shuffled(seed)))
+        Value(Lattice::coordinates(seed))
+    }
+
+    /// Value noise over the permutation [`crate::Perlin::permuted`] shuffles
+    /// from `seed`: exactly what `Value::new(seed)` computed before the
+    /// full-coordinate hash became the default.
+    pub fn permuted(seed: u64) -> Value {
+        Value(Lattice::permuted(&shuffled(seed)))
+    }
+
+    /// `new(seed)` or `permuted(seed)`, by `mode`.
+    pub fn with_hash(seed: u64, mode: HashMode) -> Value {
+        match mode {
+            HashMode::Coordinates => Value::new(seed),
+            HashMode::Permutation => Value::permuted(seed),
+        }
     }
 }
 

@@ -98,8 +98,8 @@ impl Case {
 /// other fades, and a spread of octave counts, lacunarities (whole, not
 /// whole, below 1, 0), persistences (negative too) and normalising.
 fn cases() -> Vec<Case> {
-    let p = |seed| Perlin::new(seed);
-    let v = |seed| Value::new(seed);
+    let p = |seed| Perlin::permuted(seed);
+    let v = |seed| Value::permuted(seed);
     vec![
         Case::new("Fbm<Perlin>", Fbm::new(p(1)), Shape::Fbm, 6, 0.5),
         Case::new(
@@ -378,11 +378,11 @@ fn raw_bounds(case: &Case, dims: usize) -> (f32, f32) {
     // The normalised cases, rebuilt without normalising.
     let b = match case.name.as_str() {
         "Billow<Perlin> 4 octaves, normalised" => {
-            Billow::new(Perlin::new(4)).octaves(4).bounds(dims)
+            Billow::new(Perlin::permuted(4)).octaves(4).bounds(dims)
         }
-        "Ridged<Value> normalised" => Ridged::new(Value::new(7)).bounds(dims),
+        "Ridged<Value> normalised" => Ridged::new(Value::permuted(7)).bounds(dims),
         "Fbm<Value> normalised, lacunarity -1.5" => {
-            Fbm::new(Value::new(17)).lacunarity(-1.5).bounds(dims)
+            Fbm::new(Value::permuted(17)).lacunarity(-1.5).bounds(dims)
         }
         other => panic!("no raw bounds for {other}"),
     };
@@ -398,15 +398,15 @@ fn large_fractal_grids_agree_across_levels_and_threads() {
     let cases: Vec<(&str, Box<dyn Src>)> = vec![
         (
             "Fbm<Perlin> 3 octaves",
-            Box::new(Fbm::new(Perlin::new(21)).octaves(3)),
+            Box::new(Fbm::new(Perlin::permuted(21)).octaves(3)),
         ),
         (
             "Ridged<Value> 2 octaves",
-            Box::new(Ridged::new(Value::new(22)).octaves(2)),
+            Box::new(Ridged::new(Value::permuted(22)).octaves(2)),
         ),
         (
             "Marble<Perlin> 2 octaves",
-            Box::new(Marble::new(Perlin::new(23)).octaves(2)),
+            Box::new(Marble::new(Perlin::permuted(23)).octaves(2)),
         ),
     ];
     for (name, src) in &cases {
@@ -519,8 +519,8 @@ fn plain_sources() -> Vec<(String, Perlin, Value)> {
         .map(|(k, &fade)| {
             (
                 format!("{fade:?}"),
-                Perlin::new(30 + k as u64).with_fade(fade),
-                Value::new(40 + k as u64).with_fade(fade),
+                Perlin::permuted(30 + k as u64).with_fade(fade),
+                Value::permuted(40 + k as u64).with_fade(fade),
             )
         })
         .collect()
@@ -644,7 +644,7 @@ fn one_octave_combinators<S: Source + common::Leveled + 'static>(
 #[test]
 fn persistence_zero_leaves_the_first_octave() {
     let mut rng = Rng(52);
-    let s = Perlin::new(53);
+    let s = Perlin::permuted(53);
     for dims in 1..=4 {
         let pts = rng.points(dims, 500, -100.0, 100.0);
         let one: Vec<Vec<f32>> = one_octave_combinators(&s, 1)
@@ -690,7 +690,7 @@ fn the_folds_of_a_constant_source_are_the_series() {
                 .map(|seed| (seed, constant_height(seed, dims)))
                 .find(|(_, h)| (lo..hi).contains(&h.abs()))
                 .unwrap();
-            let v = Value::new(seed).with_period([1, 1, 1, 1]).unwrap();
+            let v = Value::permuted(seed).with_period([1, 1, 1, 1]).unwrap();
             let h = f64::from(h);
             for (octaves, persistence) in [
                 (1, 0.5),
@@ -795,7 +795,7 @@ fn the_folds_of_a_constant_source_are_the_series() {
 
 /// The height of value noise with `seed` and period 1 (its one lattice point).
 fn constant_height(seed: u64, dims: usize) -> f32 {
-    let v = Value::new(seed).with_period([1, 1, 1, 1]).unwrap();
+    let v = Value::permuted(seed).with_period([1, 1, 1, 1]).unwrap();
     let c = vec![0.37f32; dims];
     let h = Src::noise(&v, &c);
     // Constant indeed: the same at another point and at the lattice point.
@@ -971,7 +971,7 @@ fn every_output_lies_inside_bounds() {
 /// and beyond, give outputs in [−1, 1].
 #[test]
 fn marble_stays_in_minus_one_to_one_at_its_peaks() {
-    let marble = Marble::new(Perlin::new(1)).power(0.0).stripes(1.0);
+    let marble = Marble::new(Perlin::permuted(1)).power(0.0).stripes(1.0);
     for peak in [0.5f32, -0.5, 1.5, 2.5, -3.5] {
         let centre = peak * std::f32::consts::PI;
         let mut xs = Vec::new();
@@ -1014,39 +1014,39 @@ fn normalised_outputs_fill_minus_one_to_one() {
         let sources: Vec<(String, Box<dyn Src>)> = vec![
             (
                 "Fbm<Perlin>".into(),
-                Box::new(Fbm::new(Perlin::new(seed)).octaves(2).normalize(true)),
+                Box::new(Fbm::new(Perlin::permuted(seed)).octaves(2).normalize(true)),
             ),
             (
                 "Fbm<Value>".into(),
-                Box::new(Fbm::new(Value::new(seed)).octaves(2).normalize(true)),
+                Box::new(Fbm::new(Value::permuted(seed)).octaves(2).normalize(true)),
             ),
             (
                 "Billow<Perlin>".into(),
-                Box::new(Billow::new(Perlin::new(seed)).octaves(2).normalize(true)),
+                Box::new(Billow::new(Perlin::permuted(seed)).octaves(2).normalize(true)),
             ),
             (
                 "Billow<Value>".into(),
-                Box::new(Billow::new(Value::new(seed)).octaves(2).normalize(true)),
+                Box::new(Billow::new(Value::permuted(seed)).octaves(2).normalize(true)),
             ),
             (
                 "Ridged<Perlin>".into(),
-                Box::new(Ridged::new(Perlin::new(seed)).octaves(2).normalize(true)),
+                Box::new(Ridged::new(Perlin::permuted(seed)).octaves(2).normalize(true)),
             ),
             (
                 "Ridged<Value>".into(),
-                Box::new(Ridged::new(Value::new(seed)).octaves(2).normalize(true)),
+                Box::new(Ridged::new(Value::permuted(seed)).octaves(2).normalize(true)),
             ),
             (
                 "Turbulence<Perlin>".into(),
                 Box::new(
-                    Turbulence::new(Perlin::new(seed))
+                    Turbulence::new(Perlin::permuted(seed))
                         .octaves(2)
                         .normalize(true),
                 ),
             ),
             (
                 "Turbulence<Value>".into(),
-                Box::new(Turbulence::new(Value::new(seed)).octaves(2).normalize(true)),
+                Box::new(Turbulence::new(Value::permuted(seed)).octaves(2).normalize(true)),
             ),
         ];
         for (name, src) in &sources {
@@ -1149,8 +1149,8 @@ macro_rules! each_combinator {
 /// later setter that repairs the parameter clears the error.
 #[test]
 fn invalid_parameters_are_refused_everywhere() {
-    let periodic = || Perlin::new(1).with_period([4, 4, 4, 4]).unwrap();
-    each_combinator!(Perlin::new(1), |c| {
+    let periodic = || Perlin::permuted(1).with_period([4, 4, 4, 4]).unwrap();
+    each_combinator!(Perlin::permuted(1), |c| {
         let name = format!("{c:?}").split('(').next().unwrap().to_string();
         for octaves in [0, 33, u32::MAX] {
             let bad = c.clone().octaves(octaves);
@@ -1186,8 +1186,8 @@ fn invalid_parameters_are_refused_everywhere() {
     });
     for value in [f32::NAN, f32::INFINITY] {
         for (param, bad) in [
-            ("power", Marble::new(Perlin::new(1)).power(value)),
-            ("stripes", Marble::new(Perlin::new(1)).stripes(value)),
+            ("power", Marble::new(Perlin::permuted(1)).power(value)),
+            ("stripes", Marble::new(Perlin::permuted(1)).stripes(value)),
         ] {
             let err = bad.check().unwrap_err();
             assert!(
@@ -1214,9 +1214,9 @@ fn invalid_parameters_are_refused_everywhere() {
         }
     });
     // The same non-whole lacunarity over a non-periodic source is fine.
-    assert_eq!(Fbm::new(Perlin::new(1)).lacunarity(2.5).check(), Ok(()));
+    assert_eq!(Fbm::new(Perlin::permuted(1)).lacunarity(2.5).check(), Ok(()));
     // Octaves are checked first; the message names them.
-    let err = Fbm::new(Perlin::new(1))
+    let err = Fbm::new(Perlin::permuted(1))
         .octaves(0)
         .lacunarity(f32::NAN)
         .check()
@@ -1224,7 +1224,7 @@ fn invalid_parameters_are_refused_everywhere() {
     assert_eq!(err, Error::InvalidOctaves(0));
     assert!(err.to_string().contains("octaves"), "{err}");
     // A nested fractal reports its inner fractal's error.
-    let nested = Fbm::new(Ridged::new(Perlin::new(1)).octaves(40));
+    let nested = Fbm::new(Ridged::new(Perlin::permuted(1)).octaves(40));
     assert_refused(&nested, &Error::InvalidOctaves(40), "nested");
 }
 
@@ -1233,8 +1233,8 @@ fn invalid_parameters_are_refused_everywhere() {
 /// pass good values through to the same combinator the plain setters build.
 #[test]
 fn try_setters_refuse_bad_parameters_at_construction() {
-    let periodic = || Perlin::new(1).with_period([4, 4, 4, 4]).unwrap();
-    each_combinator!(Perlin::new(1), |c| {
+    let periodic = || Perlin::permuted(1).with_period([4, 4, 4, 4]).unwrap();
+    each_combinator!(Perlin::permuted(1), |c| {
         for octaves in [0, 33, u32::MAX] {
             let err = c.clone().try_octaves(octaves).unwrap_err();
             assert_eq!(err, Error::InvalidOctaves(octaves));
@@ -1280,7 +1280,7 @@ fn try_setters_refuse_bad_parameters_at_construction() {
 #[test]
 fn with_level_sets_the_fractal_and_its_source() {
     for level in [Level::Scalar, Level::Portable, Level::Avx2, Level::Avx512] {
-        let f = Fbm::new(Ridged::new(Value::new(1))).with_level(level);
+        let f = Fbm::new(Ridged::new(Value::permuted(1))).with_level(level);
         if level.is_available() {
             let f = f.unwrap();
             assert_eq!(f.level(), level);
@@ -1303,8 +1303,8 @@ fn with_level_sets_the_fractal_and_its_source() {
 /// samples one period apart within a grid).
 #[test]
 fn periodic_fractals_repeat_exactly() {
-    let perlin = || Perlin::new(1).with_period([4, 4, 4, 4]).unwrap();
-    let value = || Value::new(1).with_period([4, 4, 4, 4]).unwrap();
+    let perlin = || Perlin::permuted(1).with_period([4, 4, 4, 4]).unwrap();
+    let value = || Value::permuted(1).with_period([4, 4, 4, 4]).unwrap();
     let cases: Vec<(String, Box<dyn Src>)> = vec![
         (
             "Fbm<Perlin> lacunarity 2".into(),
@@ -1417,7 +1417,7 @@ fn periodic_fractals_repeat_exactly() {
 #[test]
 fn fbm_is_not_zero_at_the_origin() {
     for seed in 0..40 {
-        let p = Perlin::new(seed);
+        let p = Perlin::permuted(seed);
         for dims in 1..=4 {
             let origin = vec![0.0f32; dims];
             assert_eq!(Src::noise(&p, &origin), 0.0);
@@ -1447,7 +1447,7 @@ fn fbm_is_not_zero_at_the_origin() {
 fn octave_offsets_make_fbm_differ_from_the_naive_sum() {
     let mut rng = Rng(91);
     for seed in [1u64, 2, 3] {
-        let p = Perlin::new(seed);
+        let p = Perlin::permuted(seed);
         let fbm = Fbm::new(p.clone()).octaves(5);
         for dims in 1..=4 {
             let mut pts: Vec<Vec<f64>> = (0..dims)

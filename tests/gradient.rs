@@ -152,14 +152,14 @@ fn lattice64_grad(p: &[u8; 256], fade: Fade, value: bool, c: &[f64]) -> Vec<f64>
 fn perlins() -> Vec<(String, Perlin)> {
     vec![
         ("Perlin reference".to_string(), Perlin::reference()),
-        ("Perlin seed 7".to_string(), Perlin::new(7)),
+        ("Perlin seed 7".to_string(), Perlin::permuted(7)),
     ]
 }
 
 fn values() -> Vec<(String, Value)> {
     vec![
         ("Value reference".to_string(), Value::reference()),
-        ("Value seed 7".to_string(), Value::new(7)),
+        ("Value seed 7".to_string(), Value::permuted(7)),
     ]
 }
 
@@ -174,11 +174,11 @@ fn grad_sources() -> Vec<(String, Box<dyn GradSrc>)> {
             v.push((format!("{name}, {fade:?}"), Box::new(p.with_fade(fade))));
         }
     }
-    v.push(("Fbm<Perlin>".into(), Box::new(Fbm::new(Perlin::new(3)))));
+    v.push(("Fbm<Perlin>".into(), Box::new(Fbm::new(Perlin::permuted(3)))));
     v.push((
         "Fbm<Perlin> 3 octaves, lacunarity 1.7, normalised".into(),
         Box::new(
-            Fbm::new(Perlin::new(4).with_fade(Fade::Cubic))
+            Fbm::new(Perlin::permuted(4).with_fade(Fade::Cubic))
                 .octaves(3)
                 .lacunarity(1.7)
                 .persistence(0.6)
@@ -187,11 +187,11 @@ fn grad_sources() -> Vec<(String, Box<dyn GradSrc>)> {
     ));
     v.push((
         "Fbm<Perlin periodic>".into(),
-        Box::new(Fbm::new(Perlin::new(5).with_period([5, 6, 7, 8]).unwrap()).octaves(4)),
+        Box::new(Fbm::new(Perlin::permuted(5).with_period([5, 6, 7, 8]).unwrap()).octaves(4)),
     ));
     v.push((
         "Fbm<Value> 4 octaves".into(),
-        Box::new(Fbm::new(Value::new(6)).octaves(4).persistence(-0.7)),
+        Box::new(Fbm::new(Value::permuted(6)).octaves(4).persistence(-0.7)),
     ));
     v
 }
@@ -208,7 +208,7 @@ fn perlin_matches_the_f64_oracle_with_every_fade() {
     let mut rng = Rng(17);
     let mut report = Vec::new();
     for (name, p) in perlins() {
-        let table = p.permutation();
+        let table = p.permutation().unwrap();
         for fade in Fade::ALL {
             let p = p.clone().with_fade(fade);
             for dims in 1..=4 {
@@ -246,7 +246,7 @@ fn perlin_matches_the_f64_oracle_with_every_fade() {
 fn perlin_derivative_at_a_lattice_point_is_the_corner_gradient() {
     let mut rng = Rng(23);
     for (name, p) in perlins() {
-        let table = p.permutation();
+        let table = p.permutation().unwrap();
         for fade in Fade::ALL {
             let p = p.clone().with_fade(fade);
             for dims in 1..=4 {
@@ -402,7 +402,7 @@ fn lattice_grads(value: bool) -> Vec<Lattice> {
                 let s = s.with_fade(fade);
                 v.push((
                     format!("{name}, {fade:?}"),
-                    s.permutation(),
+                    s.permutation().unwrap(),
                     fade,
                     Box::new(s),
                 ));
@@ -412,7 +412,7 @@ fn lattice_grads(value: bool) -> Vec<Lattice> {
                 let s = s.with_fade(fade);
                 v.push((
                     format!("{name}, {fade:?}"),
-                    s.permutation(),
+                    s.permutation().unwrap(),
                     fade,
                     Box::new(s),
                 ));
@@ -531,24 +531,24 @@ fn fd_sources() -> Vec<(String, Box<dyn GradSrc>, Sums)> {
     };
     v.push((
         "Fbm<Perlin> 3 octaves".into(),
-        Box::new(Fbm::new(Perlin::new(41)).octaves(3)),
+        Box::new(Fbm::new(Perlin::permuted(41)).octaves(3)),
         sums(3, 2.0, 0.5, 1.0),
     ));
     v.push((
         "Fbm<Value> 3 octaves, lacunarity 1.7, persistence -0.6".into(),
         Box::new(
-            Fbm::new(Value::new(42))
+            Fbm::new(Value::permuted(42))
                 .octaves(3)
                 .lacunarity(1.7)
                 .persistence(-0.6),
         ),
         sums(3, 1.7, 0.6, 1.0),
     ));
-    let normalized = Fbm::new(Perlin::new(43)).octaves(2).normalize(true);
-    let (lo, hi) = Fbm::new(Perlin::new(43)).octaves(2).bounds(3);
+    let normalized = Fbm::new(Perlin::permuted(43)).octaves(2).normalize(true);
+    let (lo, hi) = Fbm::new(Perlin::permuted(43)).octaves(2).bounds(3);
     // 2/(hi − lo) of the 3D bounds; 1D to 4D bounds differ by < 60 %, and
     // the tolerance uses the largest scale (1D's, the narrowest bounds).
-    let (lo1, hi1) = Fbm::new(Perlin::new(43)).octaves(2).bounds(1);
+    let (lo1, hi1) = Fbm::new(Perlin::permuted(43)).octaves(2).bounds(1);
     let scale = 2.0 / f64::from(hi1 - lo1).min(f64::from(hi - lo));
     v.push((
         "Fbm<Perlin> 2 octaves, normalised".into(),
@@ -569,8 +569,8 @@ fn fbm_of_one_octave_is_its_source() {
         for i in 0..500 {
             let c = point(&borrow(&pts), i);
             for (p, v) in [
-                (Perlin::new(1), Value::new(1)),
-                (Perlin::reference(), Value::new(2)),
+                (Perlin::permuted(1), Value::permuted(1)),
+                (Perlin::reference(), Value::permuted(2)),
             ] {
                 let (pv, pd) = p.noise_grad(&c);
                 let (fv, fd) = Fbm::new(p.clone()).octaves(1).noise_grad(&c);
@@ -815,7 +815,7 @@ fn grid_grad_values(src: &dyn GradSrc, grid: &AnyGrid, par: bool) -> Vec<Vec<f32
 #[test]
 fn grid_derivatives_are_with_respect_to_position() {
     const H: f64 = FD_STEP;
-    let src = Fbm::new(Perlin::new(8)).octaves(2);
+    let src = Fbm::new(Perlin::permuted(8)).octaves(2);
     for dims in 1..=4 {
         // 2 octaves, lacunarity 2, persistence ½: Σa = 1.5, Σa·f³ = 5, Σa·f = 2.
         let tol = fd_tolerance(H, dims, (1.5, 5.0, 2.0));
@@ -854,9 +854,9 @@ fn grid_derivatives_are_with_respect_to_position() {
 fn a_wrong_derivative_length_is_named_and_nothing_is_written() {
     let names = ["dx", "dy", "dz", "dw"];
     let sources: Vec<Box<dyn GradSrc>> = vec![
-        Box::new(Perlin::new(1)),
-        Box::new(Value::new(1)),
-        Box::new(Fbm::new(Perlin::new(1))),
+        Box::new(Perlin::permuted(1)),
+        Box::new(Value::permuted(1)),
+        Box::new(Fbm::new(Perlin::permuted(1))),
     ];
     for src in &sources {
         for level in Level::available() {
@@ -935,15 +935,15 @@ fn a_wrong_derivative_length_is_named_and_nothing_is_written() {
 fn an_invalid_fbm_refuses_derivatives() {
     for (fbm, want) in [
         (
-            Fbm::new(Perlin::new(2)).octaves(0),
+            Fbm::new(Perlin::permuted(2)).octaves(0),
             Error::InvalidOctaves(0),
         ),
         (
-            Fbm::new(Perlin::new(2)).octaves(33),
+            Fbm::new(Perlin::permuted(2)).octaves(33),
             Error::InvalidOctaves(33),
         ),
         (
-            Fbm::new(Perlin::new(2).with_period([4, 4, 4, 4]).unwrap()).lacunarity(2.5),
+            Fbm::new(Perlin::permuted(2).with_period([4, 4, 4, 4]).unwrap()).lacunarity(2.5),
             Error::PeriodicLacunarity(2.5),
         ),
     ] {

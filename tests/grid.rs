@@ -359,7 +359,7 @@ fn any_perlin() -> impl Strategy<Value = Perlin> {
     prop_oneof![
         Just(Perlin::reference()),
         any::<u64>().prop_map(Perlin::new),
-        (any::<u64>(), prop::array::uniform4(1u32..=600)).prop_map(|(seed, period)| Perlin::new(
+        (any::<u64>(), prop::array::uniform4(1u32..=600)).prop_map(|(seed, period)| Perlin::permuted(
             seed
         )
         .with_period(period)
@@ -449,7 +449,7 @@ proptest! {
 fn windows_of_a_4d_grid_stitch_to_the_grid() {
     let cuts = vec![vec![3, 3, 11], vec![2], vec![1, 4], vec![2, 0]];
     for level in Level::available() {
-        let p = Perlin::new(77).with_level(level).unwrap();
+        let p = Perlin::permuted(77).with_level(level).unwrap();
         for dx in [0.07, -0.31] {
             let grid = Grid4::new(
                 [TWO_POW_40 + 0.3, -2.6, 9.1, 0.45],
@@ -508,7 +508,7 @@ fn every_level_serial_and_par<const D: usize>()
 where
     Grid<D>: FillGrid,
 {
-    let plain = Perlin::new(3).with_level(Level::Scalar).unwrap();
+    let plain = Perlin::permuted(3).with_level(Level::Scalar).unwrap();
     let periodic = plain.clone().with_period([5, 300, 7, 2]).unwrap();
     for p in [plain, periodic] {
         for dx in [0.05, -0.7] {
@@ -679,7 +679,7 @@ fn fill1_f64_far_out_is_not_piecewise_constant() {
 fn the_pattern_at_2_pow_40_plus_t_is_the_pattern_at_t_exactly() {
     let t = 0.296_875; // 38/128
     for level in Level::available() {
-        let p = Perlin::new(11).with_level(level).unwrap();
+        let p = Perlin::permuted(11).with_level(level).unwrap();
         for shift in [TWO_POW_40, -TWO_POW_40, 3.0 * TWO_POW_40] {
             // Coefficient rows (a window per step, per part at -0.625) and points.
             for dx in [1.0 / 128.0, 0.375, -1.0 / 64.0, -0.625, -0.875] {

@@ -263,7 +263,7 @@ fn huge_f64_coordinates_wrap_exactly() {
     let mut periods: Vec<[u32; 4]> = PERIODS.to_vec();
     periods.push([256; 4]);
     for period in periods {
-        let p = periodic(&Perlin::new(5), period);
+        let p = periodic(&Perlin::permuted(5), period);
         for level in Level::available() {
             let p = p.clone().with_level(level).unwrap();
             for &x in &xs {
@@ -548,11 +548,11 @@ fn period_0_is_refused_on_every_axis() {
     }
     // Several zeros: the first is named.
     assert_eq!(
-        Perlin::new(1).with_period([3, 0, 0, 0]).unwrap_err(),
+        Perlin::permuted(1).with_period([3, 0, 0, 0]).unwrap_err(),
         Error::InvalidPeriod { axis: 1 }
     );
     assert_eq!(
-        Perlin::new(1).with_period([0; 4]).unwrap_err(),
+        Perlin::permuted(1).with_period([0; 4]).unwrap_err(),
         Error::InvalidPeriod { axis: 0 }
     );
 }
@@ -587,7 +587,7 @@ fn period_reports_the_periods_and_survives_with_level() {
 /// noise along that axis depends only on the position within the cell.
 #[test]
 fn period_1_depends_only_on_the_offset_in_the_cell() {
-    let p = Perlin::new(9).with_period([1; 4]).unwrap();
+    let p = Perlin::permuted(9).with_period([1; 4]).unwrap();
     for cell in [-1000.0f32, -3.0, -1.0, 1.0, 2.0, 77.0, 255.0, 256.0, 4097.0] {
         for t in [0.125f32, 0.5, 0.9375] {
             for (y, z, w) in [(0.25f32, 0.75f32, 0.375f32), (3.5, -2.25, 10.125)] {

@@ -10,7 +10,7 @@
 //!                       2 scaled to an ordinary range, 3 mixed per value
 //!             bits 4-5: range of scaled values: ±1, ±256, ±1e4, ±2^24
 //!             bit  6:   also try a length mismatch
-//! byte 1      table: 0 Ken's, otherwise Perlin::new(bytes 2..10)
+//! byte 1      table: 0 Ken's, odd Perlin::new(bytes 2..10), even Perlin::permuted
 //! byte 10     length cap (the length is the smaller of this and what the
 //!             remaining bytes hold)
 //! byte 11     mismatch: bits 0-1 which slice (ys, zs, ws, out as the
@@ -48,7 +48,13 @@ fn check(data: &[u8]) {
         for (k, s) in seed.iter_mut().enumerate() {
             *s = byte(data, 2 + k);
         }
-        Perlin::new(u64::from_le_bytes(seed))
+        let seed = u64::from_le_bytes(seed);
+        // Odd: the full-coordinate hash; even: a seeded permutation.
+        if byte(data, 1) & 1 == 1 {
+            Perlin::new(seed)
+        } else {
+            Perlin::permuted(seed)
+        }
     };
     let coords = data.get(12..).unwrap_or(&[]);
     let len = usize::from(byte(data, 10)).min(coords.len() / (4 * dims));

@@ -5,8 +5,10 @@
 //! blends; the `Job`s (`FillF32`, `FillStaged`, `FillGridRows`, and
 //! `rows::FillRowsByCells`) drive them over slices and grids.
 //!
-//! For one step of `S::LANES` points, `noise3` is Ken Perlin's 2002 improved
-//! noise:
+//! How corners are hashed and what a hash selects is the lattice's
+//! [`LatticeHash`] mode (`hash.rs`): the full-coordinate hash (the default)
+//! or Ken's permutation. With the permutation, for one step of `S::LANES`
+//! points, `noise3` is Ken Perlin's 2002 improved noise:
 //!
 //! ```text
 //! X, Y, Z  = floor(x, y, z) mod 256          (lattice cell)
@@ -21,7 +23,9 @@
 //! ```
 //!
 //! 1D takes one permutation step; 2D is 3D's z = 0 slice (three steps, the
-//! last adding Z = 0); 4D takes four.
+//! last adding Z = 0); 4D takes four. The full-coordinate hash replaces the
+//! chain by a hash of each corner's 32-bit cells and the gradients by sets
+//! with no zero component; the lerps are the same.
 //! Every operation and its order is fixed here, so every backend produces the
 //! same bits; the final NaN is made canonical.
 //!
@@ -29,12 +33,15 @@
 //! a zero-padded copy of the last partial step, so tail points are computed by
 //! exactly the same code as the rest.
 
+mod hash;
 mod rows;
 
 use crate::Fade;
 use crate::fade::{fade, fade_slope};
 use crate::simd::{Job, MAX_LANES, PermTable, Simd};
 use std::ops::{Add, Mul, Sub};
+
+pub(crate) use hash::{CoordinateHash, LatticeHash, PermutationHash};
 
 /// Runs `$body` once per part with `$k` a constant (0, or 0..4): a `for`
 /// loop over `S::PARTS` is not reliably unrolled, and a variable `k` turns
@@ -118,40 +125,40 @@ fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: 
 }
 
 /// Stage 1 of the kernel for one axis: the lattice cell and its upper
-/// neighbour (both mod 256; with a period, reduced by the period first), the
-/// offset in the cell, the offset minus one, and the fade of the offset.
-/// Stage 2 (`noiseN_axes`) needs nothing else, so the `f32` path below, the
-/// `f64` paths and periodic noise differ only in how they build this.
-#[derive(Clone, Copy)]
-pub struct Axis<S: Simd> {
-    pub(crate) c0: S::I,
-    pub(crate) c1: S::I,
+/// neighbour (in the hash mode's form; with a period, reduced by the period
+/// first), the offset in the cell, the offset minus one, and the fade of the
+/// offset. Stage 2 (`noiseN_axes`) needs nothing else, so the `f32` path
+/// below, the `f64` paths and periodic noise differ only in how they build
+/// this.
+pub struct Axis<S: Simd, H: LatticeHash> {
+    pub(crate) c0: H::Cell<S>,
+    pub(crate) c1: H::Cell<S>,
     pub(crate) t0: S::F,
     pub(crate) t1: S::F,
     pub(crate) fade: S::F,
 }
 
-/// Stage 1 in `f32`: cell `floor(c) mod 256`, next cell `+ 1`.
+impl<S: Simd, H: LatticeHash> Clone for Axis<S, H> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Simd, H: LatticeHash> Copy for Axis<S, H> {}
+
+/// Stage 1 in `f32`: cell `floor(c)` (mod the natural period), next cell.
 #[inline(always)]
-pub(crate) fn axis<S: Simd>(s: S, c: S::F, curve: Fade) -> Axis<S> {
+pub(crate) fn axis<S: Simd, H: LatticeHash>(s: S, c: S::F, curve: Fade) -> Axis<S, H> {
     let floor = s.floor(c);
     let t0 = c - floor;
-    let c0 = s.cell(floor);
+    let (c0, c1) = H::cells(s, floor);
     Axis {
         c0,
-        c1: c0 + s.splat_i(1),
+        c1,
         t0,
         t1: t0 - s.splat(1.0),
         fade: fade(s, curve, t0),
     }
-}
-
-/// Both neighbours along the next axis of a hash chain:
-/// `(P[base] + a.c0, P[base] + a.c1)`.
-#[inline(always)]
-fn step<S: Simd>(s: S, p: &S::Perm<'_>, base: S::I, a: &Axis<S>) -> (S::I, S::I) {
-    let h = s.perm(p, base);
-    (h + a.c0, h + a.c1)
 }
 
 // Stage 2 is always inlined in optimised builds (it must be compiled inside
@@ -167,7 +174,7 @@ struct Part<S: Simd> {
 }
 
 #[inline(always)]
-fn part<S: Simd>(s: S, a: &Axis<S>, k: usize) -> Part<S> {
+fn part<S: Simd, H: LatticeHash>(s: S, a: &Axis<S, H>, k: usize) -> Part<S> {
     Part {
         t0: s.part(a.t0, k),
         t1: s.part(a.t1, k),
@@ -183,24 +190,25 @@ pub struct Dual<S: Simd, const D: usize> {
 }
 
 /// What a lattice noise puts at its corners: the value at offset `(x, y, …)`
-/// from corner with hash `h`, and (for derivatives) that value's slope.
+/// from the corner with hash `h` (the gradient or height the hash mode `H`
+/// picks), and (for derivatives) that value's slope.
 pub trait Kind: Copy + Send + Sync + 'static {
-    fn corner1<S: Simd>(s: S, h: S::H, x: S::P) -> S::P;
-    fn corner2<S: Simd>(s: S, h: S::H, x: S::P, y: S::P) -> S::P;
-    fn corner3<S: Simd>(s: S, h: S::H, x: S::P, y: S::P, z: S::P) -> S::P;
-    fn corner4<S: Simd>(s: S, h: S::H, c: [S::P; 4]) -> S::P;
+    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P;
     /// The corner's value and slopes, with the value computed exactly as
-    /// `cornerD` computes it.
-    fn dual<S: Simd, const D: usize>(s: S, h: S::H, c: &[S::P; D]) -> Dual<S, D>;
+    /// `corner` computes it.
+    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        c: &[S::P; D],
+    ) -> Dual<S, D>;
     /// For the grid rows (`rows.rs`): a corner's value as `g0·x + rest`,
     /// with the other axes' offsets `offsets[a][far on a]` (broadcast) for
-    /// corner `corner` of `dims`-D noise: `(g0, rest)`.
-    fn plane_terms<S: Simd>(
+    /// corner `corner` of `D`-dimensional noise: `(g0, rest)`.
+    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
         s: S,
-        h: S::H,
+        h: H::Part<S>,
         corner: usize,
         offsets: &[[S::P; 2]; 3],
-        dims: usize,
     ) -> (S::P, S::P);
 }
 
@@ -210,62 +218,29 @@ fn splat_part<S: Simd>(s: S, v: f32) -> S::P {
     s.part(s.splat(v), 0)
 }
 
-/// Perlin's gradient noise: the corner value is `gradient · offset`.
+/// Perlin's gradient noise: the corner value is `gradient · offset`,
+/// summed `((g0·x + g1·y) + g2·z) + g3·w`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GradientKind;
 
-#[inline(always)]
-fn grad3<S: Simd>(s: S, h: S::H, x: S::P, y: S::P, z: S::P) -> S::P {
-    s.units16(&GRAD3_X, h) * x + s.units16(&GRAD3_Y, h) * y + s.units16(&GRAD3_Z, h) * z
-}
-
-/// The z = 0 slice of `grad3`: the `GZ·0` term only ever changes a zero's sign.
-#[inline(always)]
-fn grad2<S: Simd>(s: S, h: S::H, x: S::P, y: S::P) -> S::P {
-    s.units16(&GRAD3_X, h) * x + s.units16(&GRAD3_Y, h) * y
-}
-
-#[inline(always)]
-fn grad4<S: Simd>(s: S, h: S::H, [x, y, z, w]: [S::P; 4]) -> S::P {
-    let [gx, gy, gz, gw] = &GRAD4;
-    s.units32(gx, h) * x + s.units32(gy, h) * y + s.units32(gz, h) * z + s.units32(gw, h) * w
-}
-
 impl Kind for GradientKind {
     #[inline(always)]
-    fn corner1<S: Simd>(s: S, h: S::H, x: S::P) -> S::P {
-        s.table16(&GRAD1, h) * x
-    }
-    #[inline(always)]
-    fn corner2<S: Simd>(s: S, h: S::H, x: S::P, y: S::P) -> S::P {
-        grad2(s, h, x, y)
-    }
-    #[inline(always)]
-    fn corner3<S: Simd>(s: S, h: S::H, x: S::P, y: S::P, z: S::P) -> S::P {
-        grad3(s, h, x, y, z)
-    }
-    #[inline(always)]
-    fn corner4<S: Simd>(s: S, h: S::H, c: [S::P; 4]) -> S::P {
-        grad4(s, h, c)
-    }
-    #[inline(always)]
-    fn dual<S: Simd, const D: usize>(s: S, h: S::H, c: &[S::P; D]) -> Dual<S, D> {
-        let mut g = [c[0]; D];
-        match D {
-            1 => g[0] = s.table16(&GRAD1, h),
-            2 | 3 => {
-                let tables = [&GRAD3_X, &GRAD3_Y, &GRAD3_Z];
-                for a in 0..D {
-                    g[a] = s.units16(tables[a], h);
-                }
-            }
-            _ => {
-                for a in 0..D {
-                    g[a] = s.units32(&GRAD4[a], h);
-                }
-            }
+    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P {
+        let g = H::gradient::<S, D>(s, h);
+        let mut v = g[0] * c[0];
+        for a in 1..D {
+            v = v + g[a] * c[a];
         }
-        // The same sum, in the same order, as `grad2`/`grad3`/`grad4`.
+        v
+    }
+    #[inline(always)]
+    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        c: &[S::P; D],
+    ) -> Dual<S, D> {
+        let g = H::gradient::<S, D>(s, h);
+        // The same sum, in the same order, as `corner`.
         let mut v = g[0] * c[0];
         for a in 1..D {
             v = v + g[a] * c[a];
@@ -273,130 +248,103 @@ impl Kind for GradientKind {
         Dual { v, d: g }
     }
     #[inline(always)]
-    fn plane_terms<S: Simd>(
+    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
         s: S,
-        h: S::H,
+        h: H::Part<S>,
         corner: usize,
         offsets: &[[S::P; 2]; 3],
-        dims: usize,
     ) -> (S::P, S::P) {
-        let off = |a: usize| offsets[a][corner >> a & 1];
-        match dims {
-            1 => (s.table16(&GRAD1, h), splat_part(s, 0.0)),
-            2 => (s.units16(&GRAD3_X, h), s.units16(&GRAD3_Y, h) * off(0)),
-            3 => (
-                s.units16(&GRAD3_X, h),
-                s.units16(&GRAD3_Y, h) * off(0) + s.units16(&GRAD3_Z, h) * off(1),
-            ),
-            _ => (
-                s.units32(&GRAD4[0], h),
-                s.units32(&GRAD4[1], h) * off(0)
-                    + s.units32(&GRAD4[2], h) * off(1)
-                    + s.units32(&GRAD4[3], h) * off(2),
-            ),
+        let g = H::gradient::<S, D>(s, h);
+        if D == 1 {
+            return (g[0], splat_part(s, 0.0));
         }
+        let off = |a: usize| offsets[a][corner >> a & 1];
+        let mut rest = g[1] * off(0);
+        for a in 2..D {
+            rest = rest + g[a] * off(a - 1);
+        }
+        (g[0], rest)
     }
 }
 
-/// Value noise: the corner value is `P`-hash / 255 mapped to [−1, 1]
-/// (256 evenly spaced heights), whatever the offset.
+/// Value noise: the corner value is the height the hash picks, whatever the
+/// offset.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ValueKind;
 
-/// `2 / 255` in `f32`: hash byte `b` gives height `b · VALUE_SCALE − 1`
-/// (0 → −1, 255 → 1 exactly).
-pub(crate) const VALUE_SCALE: f32 = 2.0 / 255.0;
-
-#[inline(always)]
-fn height<S: Simd>(s: S, h: S::H) -> S::P {
-    let one = s.part(s.splat(1.0), 0);
-    s.byte_value(h) * s.part(s.splat(VALUE_SCALE), 0) - one
-}
-
 impl Kind for ValueKind {
     #[inline(always)]
-    fn corner1<S: Simd>(s: S, h: S::H, _: S::P) -> S::P {
-        height(s, h)
+    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, _: [S::P; D]) -> S::P {
+        H::height(s, h)
     }
     #[inline(always)]
-    fn corner2<S: Simd>(s: S, h: S::H, _: S::P, _: S::P) -> S::P {
-        height(s, h)
-    }
-    #[inline(always)]
-    fn corner3<S: Simd>(s: S, h: S::H, _: S::P, _: S::P, _: S::P) -> S::P {
-        height(s, h)
-    }
-    #[inline(always)]
-    fn corner4<S: Simd>(s: S, h: S::H, _: [S::P; 4]) -> S::P {
-        height(s, h)
-    }
-    #[inline(always)]
-    fn dual<S: Simd, const D: usize>(s: S, h: S::H, _: &[S::P; D]) -> Dual<S, D> {
+    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        _: &[S::P; D],
+    ) -> Dual<S, D> {
         Dual {
-            v: height(s, h),
-            d: [s.part(s.splat(0.0), 0); D],
+            v: H::height(s, h),
+            d: [splat_part(s, 0.0); D],
         }
     }
     #[inline(always)]
-    fn plane_terms<S: Simd>(s: S, h: S::H, _: usize, _: &[[S::P; 2]; 3], _: usize) -> (S::P, S::P) {
-        (splat_part(s, 0.0), height(s, h))
+    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        _: usize,
+        _: &[[S::P; 2]; 3],
+    ) -> (S::P, S::P) {
+        (splat_part(s, 0.0), H::height(s, h))
     }
 }
 
-/// 1D: corner `i` hashes `P[X_i]`.
+/// 1D: the lerp of the two corners.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise1_axes<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, x: &Axis<S>) -> S::F {
-    let (h0, h1) = (s.perm(p, x.c0), s.perm(p, x.c1));
+pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash>(
+    s: S,
+    r: &H::Ready<'_, S>,
+    x: &Axis<S, H>,
+) -> S::F {
+    let step = H::step::<S, 1>(s, r, &[(x.c0, x.c1)]);
     let mut out = x.t0;
     for_each_part!(S, |k| {
+        let g = H::part_hashes::<S, 1>(s, r, &step, k);
         let x = part(s, x, k);
         let n = lerp(
             x.fade,
-            K::corner1(s, s.hashes(h0, k), x.t0),
-            K::corner1(s, s.hashes(h1, k), x.t1),
+            K::corner::<S, H, 1>(s, g[0], [x.t0]),
+            K::corner::<S, H, 1>(s, g[1], [x.t1]),
         );
         s.set_part(&mut out, k, s.canonical_nan(n));
     });
     out
 }
 
-/// The 4 corner hashes of 2D, at index i + 2j: the z = 0 slice of 3D,
-/// `P[P[P[X_i] + Y_j] + 0]`.
-#[inline(always)]
-fn square_hashes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<S>) -> [S::I; 4] {
-    let (h00, h01) = step(s, p, x.c0, y);
-    let (h10, h11) = step(s, p, x.c1, y);
-    [
-        s.perm(p, s.perm(p, h00)),
-        s.perm(p, s.perm(p, h10)),
-        s.perm(p, s.perm(p, h01)),
-        s.perm(p, s.perm(p, h11)),
-    ]
-}
-
-/// 2D: the z = 0 slice of 3D (its last hash step adds Z = 0).
+/// 2D: corners at index i + 2j, blended along x, then y.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise2_axes<S: Simd, K: Kind>(
+pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash>(
     s: S,
-    p: &S::Perm<'_>,
-    x: &Axis<S>,
-    y: &Axis<S>,
+    r: &H::Ready<'_, S>,
+    x: &Axis<S, H>,
+    y: &Axis<S, H>,
 ) -> S::F {
-    let c = square_hashes(s, p, x, y);
+    let step = H::step::<S, 2>(s, r, &[(x.c0, x.c1), (y.c0, y.c1)]);
     let mut out = x.t0;
     for_each_part!(S, |k| {
+        let c = H::part_hashes::<S, 2>(s, r, &step, k);
         let (xp, yp) = (part(s, x, k), part(s, y, k));
         let n = lerp(
             yp.fade,
             lerp(
                 xp.fade,
-                K::corner2(s, s.hashes(c[0], k), xp.t0, yp.t0),
-                K::corner2(s, s.hashes(c[1], k), xp.t1, yp.t0),
+                K::corner::<S, H, 2>(s, c[0], [xp.t0, yp.t0]),
+                K::corner::<S, H, 2>(s, c[1], [xp.t1, yp.t0]),
             ),
             lerp(
                 xp.fade,
-                K::corner2(s, s.hashes(c[2], k), xp.t0, yp.t1),
-                K::corner2(s, s.hashes(c[3], k), xp.t1, yp.t1),
+                K::corner::<S, H, 2>(s, c[2], [xp.t0, yp.t1]),
+                K::corner::<S, H, 2>(s, c[3], [xp.t1, yp.t1]),
             ),
         );
         s.set_part(&mut out, k, s.canonical_nan(n));
@@ -404,59 +352,7 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind>(
     out
 }
 
-/// The hashes of the 8 corners of the x, y, z cube: corner (i, j, k), at
-/// index i + 2j + 4k, hashes `P[P[P[X_i] + Y_j] + Z_k]`.
-#[inline(always)]
-fn cube_hashes<S: Simd>(s: S, p: &S::Perm<'_>, x: &Axis<S>, y: &Axis<S>, z: &Axis<S>) -> [S::I; 8] {
-    let (h00, h01) = step(s, p, x.c0, y);
-    let (h10, h11) = step(s, p, x.c1, y);
-    let a = [
-        s.perm(p, h00),
-        s.perm(p, h10),
-        s.perm(p, h01),
-        s.perm(p, h11),
-    ];
-    [
-        s.perm(p, a[0] + z.c0),
-        s.perm(p, a[1] + z.c0),
-        s.perm(p, a[2] + z.c0),
-        s.perm(p, a[3] + z.c0),
-        s.perm(p, a[0] + z.c1),
-        s.perm(p, a[1] + z.c1),
-        s.perm(p, a[2] + z.c1),
-        s.perm(p, a[3] + z.c1),
-    ]
-}
-
-/// The 16 corner hashes of 4D, at index i + 2j + 4k + 8l:
-/// `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`.
-#[inline(always)]
-fn hypercube_hashes<S: Simd>(s: S, p: &S::Perm<'_>, a: &[Axis<S>; 4]) -> [S::I; 16] {
-    let b = cube_hashes(s, p, &a[0], &a[1], &a[2]);
-    let mut c = [b[0]; 16];
-    for i in 0..8 {
-        c[i] = s.perm(p, b[i] + a[3].c0);
-        c[i + 8] = s.perm(p, b[i] + a[3].c1);
-    }
-    c
-}
-
-/// Part `k` of 8 corner hashes.
-#[inline(always)]
-fn part_hashes<S: Simd>(s: S, c: &[S::I], k: usize) -> [S::H; 8] {
-    [
-        s.hashes(c[0], k),
-        s.hashes(c[1], k),
-        s.hashes(c[2], k),
-        s.hashes(c[3], k),
-        s.hashes(c[4], k),
-        s.hashes(c[5], k),
-        s.hashes(c[6], k),
-        s.hashes(c[7], k),
-    ]
-}
-
-/// Ken's blend of 8 corner values (corner i + 2j + 4k): along x, then y,
+/// The blend of 8 corner values (corner i + 2j + 4k): along x, then y,
 /// then z.
 #[inline(always)]
 fn trilinear<S: Simd>(x: &Part<S>, y: &Part<S>, z: &Part<S>, c: [S::P; 8]) -> S::P {
@@ -467,31 +363,31 @@ fn trilinear<S: Simd>(x: &Part<S>, y: &Part<S>, z: &Part<S>, c: [S::P; 8]) -> S:
     )
 }
 
-/// 3D: Ken Perlin's improved noise (with `GradientKind`).
+/// 3D: Ken Perlin's improved noise (with `GradientKind` and the permutation).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise3_axes<S: Simd, K: Kind>(
+pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash>(
     s: S,
-    p: &S::Perm<'_>,
-    x: &Axis<S>,
-    y: &Axis<S>,
-    z: &Axis<S>,
+    r: &H::Ready<'_, S>,
+    x: &Axis<S, H>,
+    y: &Axis<S, H>,
+    z: &Axis<S, H>,
 ) -> S::F {
-    let c = cube_hashes(s, p, x, y, z);
+    let step = H::step::<S, 3>(s, r, &[(x.c0, x.c1), (y.c0, y.c1), (z.c0, z.c1)]);
     // Any step value: every part is overwritten below.
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let (xp, yp, zp) = (part(s, x, k), part(s, y, k), part(s, z, k));
         let (x0, x1, y0, y1, z0, z1) = (xp.t0, xp.t1, yp.t0, yp.t1, zp.t0, zp.t1);
-        let g = part_hashes(s, &c, k);
+        let g = H::part_hashes::<S, 3>(s, r, &step, k);
         let corners = [
-            K::corner3(s, g[0], x0, y0, z0),
-            K::corner3(s, g[1], x1, y0, z0),
-            K::corner3(s, g[2], x0, y1, z0),
-            K::corner3(s, g[3], x1, y1, z0),
-            K::corner3(s, g[4], x0, y0, z1),
-            K::corner3(s, g[5], x1, y0, z1),
-            K::corner3(s, g[6], x0, y1, z1),
-            K::corner3(s, g[7], x1, y1, z1),
+            K::corner::<S, H, 3>(s, g[0], [x0, y0, z0]),
+            K::corner::<S, H, 3>(s, g[1], [x1, y0, z0]),
+            K::corner::<S, H, 3>(s, g[2], [x0, y1, z0]),
+            K::corner::<S, H, 3>(s, g[3], [x1, y1, z0]),
+            K::corner::<S, H, 3>(s, g[4], [x0, y0, z1]),
+            K::corner::<S, H, 3>(s, g[5], [x1, y0, z1]),
+            K::corner::<S, H, 3>(s, g[6], [x0, y1, z1]),
+            K::corner::<S, H, 3>(s, g[7], [x1, y1, z1]),
         ];
         let n = trilinear(&xp, &yp, &zp, corners);
         s.set_part(&mut out, k, s.canonical_nan(n));
@@ -499,37 +395,45 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind>(
     out
 }
 
-/// One 3D cube of the 4D hypercube (one w corner, offset `w`) for part `k`:
-/// corner hashes `c[i + 2j + 4k]`, blended as in 3D.
+/// One 3D cube of the 4D hypercube (one w corner, offset `w`) for one part:
+/// corner hashes `g[i + 2j + 4k]`, blended as in 3D.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube4<S: Simd, K: Kind>(s: S, c: &[S::I], k: usize, [x, y, z]: &[Part<S>; 3], w: S::P) -> S::P {
-    let g = part_hashes(s, c, k);
+fn cube4<S: Simd, K: Kind, H: LatticeHash>(
+    s: S,
+    g: &[H::Part<S>],
+    [x, y, z]: &[Part<S>; 3],
+    w: S::P,
+) -> S::P {
     let (x0, x1, y0, y1, z0, z1) = (x.t0, x.t1, y.t0, y.t1, z.t0, z.t1);
     let corners = [
-        K::corner4(s, g[0], [x0, y0, z0, w]),
-        K::corner4(s, g[1], [x1, y0, z0, w]),
-        K::corner4(s, g[2], [x0, y1, z0, w]),
-        K::corner4(s, g[3], [x1, y1, z0, w]),
-        K::corner4(s, g[4], [x0, y0, z1, w]),
-        K::corner4(s, g[5], [x1, y0, z1, w]),
-        K::corner4(s, g[6], [x0, y1, z1, w]),
-        K::corner4(s, g[7], [x1, y1, z1, w]),
+        K::corner::<S, H, 4>(s, g[0], [x0, y0, z0, w]),
+        K::corner::<S, H, 4>(s, g[1], [x1, y0, z0, w]),
+        K::corner::<S, H, 4>(s, g[2], [x0, y1, z0, w]),
+        K::corner::<S, H, 4>(s, g[3], [x1, y1, z0, w]),
+        K::corner::<S, H, 4>(s, g[4], [x0, y0, z1, w]),
+        K::corner::<S, H, 4>(s, g[5], [x1, y0, z1, w]),
+        K::corner::<S, H, 4>(s, g[6], [x0, y1, z1, w]),
+        K::corner::<S, H, 4>(s, g[7], [x1, y1, z1, w]),
     ];
     trilinear(x, y, z, corners)
 }
 
-/// 4D: four permutation steps, 32 hypercube-edge gradients. Corner
-/// (i, j, k, l) hashes `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`, at i + 2j + 4k + 8l.
+/// 4D: 16 corners at i + 2j + 4k + 8l, two cubes blended along w.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise4_axes<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, a: &[Axis<S>; 4]) -> S::F {
-    let c = hypercube_hashes(s, p, a);
+pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash>(
+    s: S,
+    r: &H::Ready<'_, S>,
+    a: &[Axis<S, H>; 4],
+) -> S::F {
+    let step = H::step::<S, 4>(s, r, &hash::axis_cells(a));
     let [x, y, z, w] = a;
     let mut out = x.t0;
     for_each_part!(S, |k| {
+        let g = H::part_hashes::<S, 4>(s, r, &step, k);
         let (xp, yp, zp, wp) = (part(s, x, k), part(s, y, k), part(s, z, k), part(s, w, k));
         let parts = [xp, yp, zp];
-        let near = cube4::<S, K>(s, &c[..8], k, &parts, wp.t0);
-        let far = cube4::<S, K>(s, &c[8..], k, &parts, wp.t1);
+        let near = cube4::<S, K, H>(s, &g[..8], &parts, wp.t0);
+        let far = cube4::<S, K, H>(s, &g[8..], &parts, wp.t1);
         let n = lerp(wp.fade, near, far);
         s.set_part(&mut out, k, s.canonical_nan(n));
     });
@@ -561,18 +465,18 @@ fn lerp_dual<S: Simd, const D: usize>(
     }
 }
 
-/// Value and analytic derivatives of a `D`-dimensional lattice noise from
-/// its `2^D` corner hashes (corner index bit `a` = far on axis `a`). The
-/// blend runs axis by axis in the order of `noiseN_axes`, so the value has
-/// exactly their bits.
+/// Value and analytic derivatives of a `D`-dimensional lattice noise (corner
+/// index bit `a` = far on axis `a`). The blend runs axis by axis in the
+/// order of `noiseN_axes`, so the value has exactly their bits.
 #[allow(clippy::needless_range_loop)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn blend_grad<S: Simd, K: Kind, const D: usize>(
+fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     s: S,
+    r: &H::Ready<'_, S>,
     curve: Fade,
-    axes: &[Axis<S>; D],
-    c: &[S::I],
+    axes: &[Axis<S, H>; D],
 ) -> (S::F, [S::F; D]) {
+    let step = H::step::<S, D>(s, r, &hash::axis_cells(axes));
     let mut slope = [axes[0].t0; D];
     for a in 0..D {
         slope[a] = fade_slope(s, curve, axes[a].t0);
@@ -580,6 +484,7 @@ fn blend_grad<S: Simd, K: Kind, const D: usize>(
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
     for_each_part!(S, |k| {
+        let g = H::part_hashes::<S, D>(s, r, &step, k);
         let mut parts = [part(s, &axes[0], k); D];
         let mut dt = [s.part(slope[0], k); D];
         for a in 1..D {
@@ -600,7 +505,7 @@ fn blend_grad<S: Simd, K: Kind, const D: usize>(
                     parts[a].t0
                 };
             }
-            *corner = K::dual(s, s.hashes(c[i], k), &offsets);
+            *corner = K::dual::<S, H, D>(s, g[i], &offsets);
         }
         let mut n = 1 << D;
         for a in 0..D {
@@ -628,82 +533,49 @@ fn blend_grad<S: Simd, K: Kind, const D: usize>(
 /// without the shim's target features and need not inline, leaving every
 /// intrinsic an out-of-line call.
 pub trait Dims<const D: usize> {
-    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, axes: &[Axis<S>; D]) -> S::F;
-    fn eval_grad<S: Simd, K: Kind>(
+    fn eval<S: Simd, K: Kind, H: LatticeHash>(
         s: S,
-        p: &S::Perm<'_>,
+        r: &H::Ready<'_, S>,
+        axes: &[Axis<S, H>; D],
+    ) -> S::F;
+    fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
+        s: S,
+        r: &H::Ready<'_, S>,
         curve: Fade,
-        axes: &[Axis<S>; D],
+        axes: &[Axis<S, H>; D],
     ) -> (S::F, [S::F; D]);
 }
 
 /// The lattice noise of each dimension, as [`Dims`].
 pub struct Noise;
 
-impl Dims<1> for Noise {
-    #[inline(always)]
-    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, [x]: &[Axis<S>; 1]) -> S::F {
-        noise1_axes::<S, K>(s, p, x)
-    }
-    #[inline(always)]
-    fn eval_grad<S: Simd, K: Kind>(
-        s: S,
-        p: &S::Perm<'_>,
-        curve: Fade,
-        a: &[Axis<S>; 1],
-    ) -> (S::F, [S::F; 1]) {
-        let c = [s.perm(p, a[0].c0), s.perm(p, a[0].c1)];
-        blend_grad::<S, K, 1>(s, curve, a, &c)
-    }
+macro_rules! dims {
+    ($d:literal, |$s:ident, $r:ident, $a:ident| $eval:expr) => {
+        impl Dims<$d> for Noise {
+            #[inline(always)]
+            fn eval<S: Simd, K: Kind, H: LatticeHash>(
+                $s: S,
+                $r: &H::Ready<'_, S>,
+                $a: &[Axis<S, H>; $d],
+            ) -> S::F {
+                $eval
+            }
+            #[inline(always)]
+            fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
+                s: S,
+                r: &H::Ready<'_, S>,
+                curve: Fade,
+                a: &[Axis<S, H>; $d],
+            ) -> (S::F, [S::F; $d]) {
+                blend_grad::<S, K, H, $d>(s, r, curve, a)
+            }
+        }
+    };
 }
-impl Dims<2> for Noise {
-    #[inline(always)]
-    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, [x, y]: &[Axis<S>; 2]) -> S::F {
-        noise2_axes::<S, K>(s, p, x, y)
-    }
-    #[inline(always)]
-    fn eval_grad<S: Simd, K: Kind>(
-        s: S,
-        p: &S::Perm<'_>,
-        curve: Fade,
-        a: &[Axis<S>; 2],
-    ) -> (S::F, [S::F; 2]) {
-        let c = square_hashes(s, p, &a[0], &a[1]);
-        blend_grad::<S, K, 2>(s, curve, a, &c)
-    }
-}
-impl Dims<3> for Noise {
-    #[inline(always)]
-    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, [x, y, z]: &[Axis<S>; 3]) -> S::F {
-        noise3_axes::<S, K>(s, p, x, y, z)
-    }
-    #[inline(always)]
-    fn eval_grad<S: Simd, K: Kind>(
-        s: S,
-        p: &S::Perm<'_>,
-        curve: Fade,
-        a: &[Axis<S>; 3],
-    ) -> (S::F, [S::F; 3]) {
-        let c = cube_hashes(s, p, &a[0], &a[1], &a[2]);
-        blend_grad::<S, K, 3>(s, curve, a, &c)
-    }
-}
-impl Dims<4> for Noise {
-    #[inline(always)]
-    fn eval<S: Simd, K: Kind>(s: S, p: &S::Perm<'_>, a: &[Axis<S>; 4]) -> S::F {
-        noise4_axes::<S, K>(s, p, a)
-    }
-    #[inline(always)]
-    fn eval_grad<S: Simd, K: Kind>(
-        s: S,
-        p: &S::Perm<'_>,
-        curve: Fade,
-        a: &[Axis<S>; 4],
-    ) -> (S::F, [S::F; 4]) {
-        let c = hypercube_hashes(s, p, a);
-        blend_grad::<S, K, 4>(s, curve, a, &c)
-    }
-}
+dims!(1, |s, r, a| noise1_axes::<S, K, H>(s, r, &a[0]));
+dims!(2, |s, r, a| noise2_axes::<S, K, H>(s, r, &a[0], &a[1]));
+dims!(3, |s, r, a| noise3_axes::<S, K, H>(s, r, &a[0], &a[1], &a[2]));
+dims!(4, |s, r, a| noise4_axes::<S, K, H>(s, r, a));
 
 /// Stores a step into `dst`: `LANES` values, or fewer for the last, partial
 /// step (through a padded buffer).
@@ -719,23 +591,48 @@ pub(crate) fn store_step<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
     }
 }
 
-/// Ken's table repeats every 256 cells: the period of an axis without one.
-pub(crate) const NATURAL_PERIOD: u64 = 256;
+/// How a lattice hashes its corners, as a kernel job receives it: the mode
+/// is chosen once per job ([`Hashing::run`]), never per point.
+#[derive(Clone, Copy)]
+pub(crate) enum Hashing<'a> {
+    /// Ken's permutation chain ([`PermutationHash`]).
+    Table(&'a PermTable),
+    /// The full-coordinate hash with this seed key ([`CoordinateHash`]).
+    Coordinates(u32),
+}
+
+/// Code that runs with a hash mode and its loaded state.
+pub(crate) trait WithHash<S: Simd> {
+    type Output;
+    fn run<H: LatticeHash>(self, s: S, r: &H::Ready<'_, S>) -> Self::Output;
+}
+
+impl Hashing<'_> {
+    /// Runs `f` with this mode's [`LatticeHash`] type and loaded state.
+    #[inline(always)]
+    pub(crate) fn run<S: Simd, W: WithHash<S>>(self, s: S, f: W) -> W::Output {
+        match self {
+            Hashing::Table(t) => f.run::<PermutationHash>(s, &s.perm_table(t)),
+            Hashing::Coordinates(seed) => f.run::<CoordinateHash>(s, &s.splat_u32(seed)),
+        }
+    }
+}
 
 /// Stage 1 for one coordinate, in `f64`: the lattice cell `floor(c) mod
-/// period`, its upper neighbour `(cell + 1) mod period` (both then mod 256 for
-/// the table), and the offset `c − floor(c)` rounded to `f32`.
+/// period`, its upper neighbour `(cell + 1) mod period`, and the offset
+/// `c − floor(c)` rounded to `f32`. Cells are returned mod 2³² (the
+/// permutation mode then reads them mod 256).
 ///
 /// For an `f32` coordinate and the natural period this gives exactly what the
 /// vector `f32` stage 1 gives: the `f64` difference is exact and rounds to the
-/// same `f32`, and both cells are `floor(c) mod 256` exactly.
+/// same `f32`, and both cells are `floor(c)` mod the natural period exactly.
 #[inline(always)]
-pub(crate) fn stage1(c: f64, period: u64) -> (u8, u8, f32) {
+pub(crate) fn stage1(c: f64, period: u64) -> (u32, u32, f32) {
     let floor = c.floor();
     let offset = (c - floor) as f32;
     let cell = lattice_mod(floor, period);
     let next = if cell + 1 == period { 0 } else { cell + 1 };
-    (cell as u8, next as u8, offset)
+    (cell as u32, next as u32, offset)
 }
 
 /// `floor mod period` for an integral `floor`, exactly; 0 for NaN and ±inf.
@@ -746,8 +643,8 @@ fn lattice_mod(floor: f64, period: u64) -> u64 {
     const I64_RANGE: f64 = 9_223_372_036_854_775_808.0;
     if floor.abs() < I64_RANGE {
         let i = floor as i64;
-        if period == NATURAL_PERIOD {
-            (i & 255) as u64
+        if period.is_power_of_two() {
+            (i as u64) & (period - 1)
         } else {
             i.rem_euclid(period as i64) as u64
         }
@@ -762,11 +659,18 @@ fn lattice_mod(floor: f64, period: u64) -> u64 {
 /// Stage 1 results (cells, next cells, offsets) of one axis as a vector
 /// axis; the offset minus one and the fade are computed as in [`axis`].
 #[inline(always)]
-pub(crate) fn staged_axis<S: Simd>(s: S, c0: &[u8], c1: &[u8], t0: &[f32], curve: Fade) -> Axis<S> {
+pub(crate) fn staged_axis<S: Simd, H: LatticeHash>(
+    s: S,
+    c0: &[u32],
+    c1: &[u32],
+    t0: &[f32],
+    curve: Fade,
+) -> Axis<S, H> {
     let t = s.load(t0);
+    let (c0, c1) = H::staged(s, c0, c1);
     Axis {
-        c0: s.load_cells(c0),
-        c1: s.load_cells(c1),
+        c0,
+        c1,
         t0: t,
         t1: t - s.splat(1.0),
         fade: fade(s, curve, t),
@@ -777,8 +681,8 @@ pub(crate) fn staged_axis<S: Simd>(s: S, c0: &[u8], c1: &[u8], t0: &[f32], curve
 /// `f64`, by [`stage1`]), padded with zeros to a whole number of steps.
 pub(crate) struct AxisSamples {
     pub(crate) len: usize,
-    pub(crate) c0: Vec<u8>,
-    pub(crate) c1: Vec<u8>,
+    pub(crate) c0: Vec<u32>,
+    pub(crate) c1: Vec<u32>,
     pub(crate) t0: Vec<f32>,
 }
 
@@ -801,11 +705,12 @@ impl AxisSamples {
 
     /// Sample `i` as the same value on every lane.
     #[inline(always)]
-    fn splat<S: Simd>(&self, s: S, i: usize, curve: Fade) -> Axis<S> {
+    fn splat<S: Simd, H: LatticeHash>(&self, s: S, i: usize, curve: Fade) -> Axis<S, H> {
         let t = s.splat(self.t0[i]);
+        let (c0, c1) = H::splat_cells(s, self.c0[i], self.c1[i]);
         Axis {
-            c0: s.splat_i(i32::from(self.c0[i])),
-            c1: s.splat_i(i32::from(self.c1[i])),
+            c0,
+            c1,
             t0: t,
             t1: t - s.splat(1.0),
             fade: fade(s, curve, t),
@@ -839,7 +744,7 @@ impl RowSink for Store {
 /// Stage 2 sees the x axis from its samples and the other axes broadcast, so
 /// every sample is computed exactly as the `f64` point path computes it.
 pub(crate) struct FillGridRows<'a, K, O, const D: usize> {
-    pub(crate) table: &'a PermTable,
+    pub(crate) hashing: Hashing<'a>,
     pub(crate) curve: Fade,
     /// The corner kind (a zero-sized marker).
     pub(crate) _kind: K,
@@ -856,15 +761,27 @@ where
     type Output = ();
 
     #[inline(always)]
-    fn run<S: Simd>(mut self, s: S) {
-        let (p, axes, curve) = (s.perm_table(self.table), self.axes, self.curve);
+    fn run<S: Simd>(self, s: S) {
+        self.hashing.run(s, self)
+    }
+}
+
+impl<K: Kind, O: RowSink, S: Simd, const D: usize> WithHash<S> for FillGridRows<'_, K, O, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<H: LatticeHash>(mut self, s: S, r: &H::Ready<'_, S>) {
+        let (axes, curve) = (self.axes, self.curve);
         let (n, x) = (S::LANES, axes[0]);
         if x.len == 0 {
             return;
         }
-        for (r, row) in self.out.chunks_exact_mut(x.len).enumerate() {
-            let mut all = [x.splat(s, 0, curve); D];
-            let mut rest = self.first_row + r;
+        for (row_index, row) in self.out.chunks_exact_mut(x.len).enumerate() {
+            let mut all = [x.splat::<S, H>(s, 0, curve); D];
+            let mut rest = self.first_row + row_index;
             for d in 1..D {
                 all[d] = axes[d].splat(s, rest % axes[d].len, curve);
                 rest /= axes[d].len;
@@ -872,8 +789,8 @@ where
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = k * n;
                 all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve);
-                let v = Noise::eval::<S, K>(s, &p, &all);
-                self.sink.put(s, v, dst, r * x.len + at);
+                let v = Noise::eval::<S, K, H>(s, r, &all);
+                self.sink.put(s, v, dst, row_index * x.len + at);
             }
         }
     }

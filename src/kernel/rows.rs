@@ -27,11 +27,11 @@
 //! scratch in 1D and 2D; see `STREAM_DIRECTLY_FROM`), or
 //! folded into a fractal's sum.
 
-use super::{AxisSamples, Dims, Job, Kind, Noise, RowSink};
+use super::{AxisSamples, Dims, Hashing, Job, Kind, LatticeHash, Noise, RowSink, WithHash};
 use crate::Fade;
 use crate::fade::fade;
 use crate::simd::scalar::Scalar;
-use crate::simd::{MAX_LANES, PermTable, Simd};
+use crate::simd::{MAX_LANES, Simd};
 
 /// Grid rows of `D`-dimensional noise use coefficients when x advances at
 /// most `MAX_COEFFICIENT_STEP[D - 1]` per sample. Measured against the point
@@ -60,7 +60,7 @@ pub(crate) struct RowAxis {
     x0: Vec<f32>,
     u: Vec<f32>,
     /// The x lattice planes' cells, padded with zeros to whole steps.
-    planes: Vec<u8>,
+    planes: Vec<u32>,
     /// The number of planes (before padding).
     plane_count: usize,
     /// Samples that share a window of planes: `MAX_LANES` (one window per
@@ -114,8 +114,8 @@ impl RowAxis {
         let u = t0.iter().map(|&t| fade(Scalar, curve, t)).collect();
         // Planes in order of first use; a sample's planes are usually the
         // last two listed (cells are adjacent for steps < 1).
-        let mut planes: Vec<u8> = Vec::new();
-        let plane_of = |cell: u8, planes: &mut Vec<u8>| -> usize {
+        let mut planes: Vec<u32> = Vec::new();
+        let plane_of = |cell: u32, planes: &mut Vec<u32>| -> usize {
             let recent = planes.len().saturating_sub(4);
             match planes[recent..].iter().rposition(|&c| c == cell) {
                 Some(at) => recent + at,
@@ -186,22 +186,25 @@ impl RowAxis {
 /// from scalars in registers: read back from memory, their narrow stores
 /// stalled the wider loads that gathered them (store forwarding). Each
 /// lane's operations are the same on every level, so the bits are.
-struct RowCorners<S: Simd> {
+struct RowCorners<S: Simd, H: LatticeHash> {
     weight: [S::P; 8],
-    cells: [[S::I; 2]; 3],
+    cells: [(H::Cell<S>, H::Cell<S>); 3],
     offsets: [[S::P; 2]; 3],
 }
 
 #[inline(always)]
-fn row_corners<S: Simd, const D: usize>(s: S, others: &[(u8, u8, f32, f32); 3]) -> RowCorners<S> {
+fn row_corners<S: Simd, H: LatticeHash, const D: usize>(
+    s: S,
+    others: &[(u32, u32, f32, f32); 3],
+) -> RowCorners<S, H> {
     let one = s.part(s.splat(1.0), 0);
     let mut w = RowCorners {
         weight: [one; 8],
-        cells: [[s.splat_i(0); 2]; 3],
+        cells: [H::splat_cells(s, 0, 0); 3],
         offsets: [[one; 2]; 3],
     };
     for (axis, &(c0, c1, t0, f)) in others.iter().enumerate().take(D - 1) {
-        w.cells[axis] = [s.splat_i(i32::from(c0)), s.splat_i(i32::from(c1))];
+        w.cells[axis] = H::splat_cells(s, c0, c1);
         let t0 = s.part(s.splat(t0), 0);
         w.offsets[axis] = [t0, t0 - one];
         let far = s.part(s.splat(f), 0);
@@ -221,27 +224,21 @@ fn row_corners<S: Simd, const D: usize>(s: S, others: &[(u8, u8, f32, f32); 3]) 
 /// computed; the lanes of the others are left 0.
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
-fn planes<S: Simd, K: Kind, const D: usize>(
+fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     s: S,
-    p: &S::Perm<'_>,
-    cells: S::I,
-    w: &RowCorners<S>,
+    r: &H::Ready<'_, S>,
+    cells: H::Cell<S>,
+    w: &RowCorners<S, H>,
     parts: usize,
 ) -> (S::F, S::F) {
     let corners = 1 << (D - 1);
-    let mut hash = [s.perm(p, cells); 8];
-    for a in 0..D - 1 {
-        for corner in (0..1usize << a).rev() {
-            let h = hash[corner];
-            hash[corner] = s.perm(p, h + w.cells[a][0]);
-            hash[corner | 1 << a] = s.perm(p, h + w.cells[a][1]);
-        }
+    // The planes are the lower x cells of `D`-dimensional corners (index
+    // bit 0 clear); the upper x cells' hashes are never read.
+    let mut all = [(cells, cells); D];
+    for a in 1..D {
+        all[a] = w.cells[a - 1];
     }
-    if D == 2 {
-        // 2D is the z = 0 slice of 3D: one more step, adding Z = 0.
-        hash[0] = s.perm(p, hash[0]);
-        hash[1] = s.perm(p, hash[1]);
-    }
+    let step = H::step::<S, D>(s, r, &all);
     let zero = s.splat(0.0);
     let (mut a_out, mut b_out) = (zero, zero);
     super::for_each_part!(S, |k| {
@@ -249,12 +246,12 @@ fn planes<S: Simd, K: Kind, const D: usize>(
             // The remaining parts hold no planes.
             return (a_out, b_out);
         }
+        let hash = H::part_hashes::<S, D>(s, r, &step, k);
         let mut a = s.part(zero, k);
         let mut b = a;
         for corner in 0..corners {
-            let h = s.hashes(hash[corner], k);
             let weight = w.weight[corner];
-            let (g0, rest) = K::plane_terms(s, h, corner, &w.offsets, D);
+            let (g0, rest) = K::plane_terms::<S, H, D>(s, hash[corner << 1], corner, &w.offsets);
             a = a + weight * g0;
             b = b + weight * rest;
         }
@@ -266,7 +263,7 @@ fn planes<S: Simd, K: Kind, const D: usize>(
 
 /// Rows `first_row..` of a grid by coefficients (see the module docs).
 pub(crate) struct FillRowsByCells<'a, K, O, const D: usize> {
-    pub(crate) table: &'a PermTable,
+    pub(crate) hashing: Hashing<'a>,
     /// The corner kind (a zero-sized marker).
     pub(crate) _kind: K,
     pub(crate) axes: [&'a AxisSamples; D],
@@ -286,8 +283,20 @@ where
     type Output = ();
 
     #[inline(always)]
-    fn run<S: Simd>(mut self, s: S) {
-        let (axes, x, p) = (self.axes, self.x, s.perm_table(self.table));
+    fn run<S: Simd>(self, s: S) {
+        self.hashing.run(s, self)
+    }
+}
+
+impl<K: Kind, O: RowSink, S: Simd, const D: usize> WithHash<S> for FillRowsByCells<'_, K, O, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<H: LatticeHash>(mut self, s: S, p: &H::Ready<'_, S>) {
+        let (axes, x) = (self.axes, self.x);
         // Huge outputs are streamed out `direct`ly or through scratch
         // (`streaming`); see `STREAM_DIRECTLY_FROM`.
         let stream = self.streaming && O::STORE;
@@ -357,7 +366,7 @@ where
                     if start == 0 && r < new_rows {
                         let row = self.first_row + pass * BLOCK_ROWS + r;
                         let row_coeff = &mut computed[r * 2 * width..(r + 1) * 2 * width];
-                        row_coefficients::<S, K, D>(s, &p, x, axes, row, row_coeff);
+                        row_coefficients::<S, K, H, D>(s, p, x, axes, row, row_coeff);
                     }
                 }
                 if block_rows == 0 {
@@ -376,16 +385,16 @@ where
 
 /// The per-plane coefficients `[A, B]` of grid row `row` (see [`planes`]).
 #[inline(always)]
-fn row_coefficients<S: Simd, K: Kind, const D: usize>(
+fn row_coefficients<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     s: S,
-    p: &S::Perm<'_>,
+    r: &H::Ready<'_, S>,
     x: &RowAxis,
     axes: [&AxisSamples; D],
     row: usize,
     coeff: &mut [f32],
 ) {
     let (a_out, b_out) = coeff.split_at_mut(coeff.len() / 2);
-    let mut others = [(0u8, 0u8, 0.0f32, 0.0f32); 3];
+    let mut others = [(0u32, 0u32, 0.0f32, 0.0f32); 3];
     let mut rest = row;
     for d in 1..D {
         let a = axes[d];
@@ -393,12 +402,13 @@ fn row_coefficients<S: Simd, K: Kind, const D: usize>(
         rest /= a.len;
         others[d - 1] = (a.c0[i], a.c1[i], a.t0[i], x.other_fades[d - 1][i]);
     }
-    let corners = row_corners::<S, D>(s, &others);
+    let corners = row_corners::<S, H, D>(s, &others);
     let (n, part_lanes) = (S::LANES, S::LANES / S::PARTS);
     for at in (0..x.plane_count).step_by(n) {
-        let cells = s.load_cells(&x.planes[at..at + n]);
+        let cells = &x.planes[at..at + n];
+        let (cells, _) = H::staged(s, cells, cells);
         let parts = (x.plane_count - at).div_ceil(part_lanes);
-        let (a, b) = planes::<S, K, D>(s, p, cells, &corners, parts);
+        let (a, b) = planes::<S, K, H, D>(s, r, cells, &corners, parts);
         s.store(a, &mut a_out[at..at + n]);
         s.store(b, &mut b_out[at..at + n]);
     }
@@ -504,12 +514,12 @@ fn step_values<S: Simd, const FINE: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::NATURAL_PERIOD;
 
-    /// The row axis of a 3D grid with `nx` samples at x step `step`.
+    /// The row axis of a 3D grid with `nx` samples at x step `step` (the
+    /// full-coordinate hash's natural period, 2³²).
     fn row_axis(step: f64, nx: usize) -> Option<RowAxis> {
         let xs: Vec<f64> = (0..nx).map(|i| 0.3 + i as f64 * step).collect();
-        let axes = [xs, vec![0.1, 0.2], vec![0.7]].map(|c| AxisSamples::new(&c, NATURAL_PERIOD));
+        let axes = [xs, vec![0.1, 0.2], vec![0.7]].map(|c| AxisSamples::new(&c, 1 << 32));
         RowAxis::new(&axes, Fade::Quintic)
     }
 
@@ -541,7 +551,7 @@ mod tests {
                     x.planes[first + usize::from(x.lower[i])],
                     x.planes[first + usize::from(x.upper[i])],
                 ];
-                let cell = (0.3 + i as f64 * step).floor().rem_euclid(256.0) as u8;
+                let cell = (0.3 + i as f64 * step).floor() as i64 as u32;
                 assert_eq!(
                     cells,
                     [cell, cell.wrapping_add(1)],

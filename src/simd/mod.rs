@@ -23,6 +23,17 @@
 //!   (x86 semantics: the second operand when either is NaN).
 //! - [`Simd::canonical_nan`] replaces every NaN by `f32::NAN` (payloads of
 //!   NaNs differ between instruction forms; the canonical one does not).
+//!
+//! The full-coordinate hash works on 32-bit lanes ([`Simd::U`], one part
+//! [`Simd::UP`]), with results defined by integer arithmetic alone:
+//! - [`Simd::cells32`] gives `floor mod 2³²` of floored values with
+//!   |v| < 2³¹ (the wrapping `i32` value) and says whether every lane was in
+//!   that range; the kernel computes other steps lane by lane in `f64`.
+//! - `add_u32` and `mul_u32` wrap (the low 32 bits), `shr_u32` is a logical
+//!   shift, `xor_u32` is bitwise.
+//! - [`Simd::top8`] / [`Simd::top16`] return `t[h >> 29]` / `t[h >> 28]`
+//!   (the hash's top bits pick the entry); [`Simd::top24`] returns
+//!   `h >> 8` as an exact `f32`.
 
 use std::ops::{Add, Mul, Sub};
 
@@ -74,6 +85,10 @@ pub trait Simd: Copy {
     type H: Copy;
     /// The permutation in the form this backend reads fastest.
     type Perm<'a>: Copy;
+    /// `LANES` × `u32`: a step of full 32-bit lattice cells.
+    type U: Copy;
+    /// One part of [`Simd::U`]: the lanes the full-coordinate hash runs on.
+    type UP: Copy;
 
     fn splat(self, v: f32) -> Self::F;
     fn splat_i(self, v: i32) -> Self::I;
@@ -108,6 +123,30 @@ pub trait Simd: Copy {
         self.table32(t, h)
     }
     fn canonical_nan(self, v: Self::P) -> Self::P;
+    /// `(floor mod 2³², exact)`: each lane of an already floored step as a
+    /// wrapping 32-bit cell, and whether every lane had |v| < 2³¹ (only
+    /// then are all lanes right; NaN and ±inf are out of range).
+    fn cells32(self, floored: Self::F) -> (Self::U, bool);
+    /// `src[..LANES]` as cells; panics if `src` is shorter.
+    fn load_u32(self, src: &[u32]) -> Self::U;
+    /// Wrapping `v + 1` on every lane of a step.
+    fn next_u32(self, v: Self::U) -> Self::U;
+    /// Part `k` (`k < PARTS`) of a step of cells.
+    fn u32_part(self, v: Self::U, k: usize) -> Self::UP;
+    fn splat_u32(self, v: u32) -> Self::UP;
+    /// Wrapping `a + b` per lane.
+    fn add_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
+    /// The low 32 bits of `a · b` per lane.
+    fn mul_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
+    fn xor_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
+    /// Logical `a >> N` per lane (`0 < N < 32`).
+    fn shr_u32<const N: i32>(self, a: Self::UP) -> Self::UP;
+    /// `t[h >> 29]` per lane: the top 3 bits of a hash pick the entry.
+    fn top8(self, t: &[f32; 8], h: Self::UP) -> Self::P;
+    /// `t[h >> 28]` per lane: the top 4 bits pick the entry.
+    fn top16(self, t: &[f32; 16], h: Self::UP) -> Self::P;
+    /// `h >> 8` as `f32` per lane (0 to 2²⁴ − 1, exact).
+    fn top24(self, h: Self::UP) -> Self::P;
     /// `h mod 256` as a float (0.0..=255.0), per lane.
     fn byte_value(self, h: Self::H) -> Self::P;
     /// `|v|` (clears the sign bit; NaN stays NaN).

@@ -8,7 +8,7 @@
 //! [`Portable::floor`]). Table reads go lane by lane.
 
 use super::{PermTable, Simd};
-use wide::{f32x8, i32x8};
+use wide::{f32x8, i32x8, u32x8};
 
 /// Token of the portable backend; always available.
 #[derive(Clone, Copy, Debug)]
@@ -16,6 +16,9 @@ pub(crate) struct Portable;
 
 /// 2²³: from here on every f32 is an integer.
 const INTEGRAL: f32 = 8_388_608.0;
+
+/// 2³¹: the first magnitude an `i32` cannot hold.
+const I32_RANGE: f32 = 2_147_483_648.0;
 
 impl Simd for Portable {
     const LANES: usize = 8;
@@ -25,6 +28,8 @@ impl Simd for Portable {
     type I = i32x8;
     type H = i32x8;
     type Perm<'a> = &'a [u8; 256];
+    type U = u32x8;
+    type UP = u32x8;
 
     #[inline(always)]
     fn splat(self, v: f32) -> f32x8 {
@@ -94,6 +99,66 @@ impl Simd for Portable {
     #[inline(always)]
     fn canonical_nan(self, v: f32x8) -> f32x8 {
         v.simd_eq(v).select(v, f32x8::splat(f32::NAN))
+    }
+    /// Lane by lane with an explicit range test, so the result does not
+    /// depend on what the target's float-to-int conversion does out of range.
+    #[inline(always)]
+    fn cells32(self, floored: f32x8) -> (u32x8, bool) {
+        let lanes = floored.to_array();
+        let exact = lanes.iter().all(|v| v.abs() < I32_RANGE);
+        let cells = lanes.map(|v| {
+            if v.abs() < I32_RANGE {
+                v as i32 as u32
+            } else {
+                0
+            }
+        });
+        (u32x8::new(cells), exact)
+    }
+    #[inline(always)]
+    fn load_u32(self, src: &[u32]) -> u32x8 {
+        let a: [u32; 8] = src[..8].try_into().unwrap();
+        u32x8::new(a)
+    }
+    #[inline(always)]
+    fn next_u32(self, v: u32x8) -> u32x8 {
+        v + u32x8::splat(1)
+    }
+    #[inline(always)]
+    fn u32_part(self, v: u32x8, _: usize) -> u32x8 {
+        v
+    }
+    #[inline(always)]
+    fn splat_u32(self, v: u32) -> u32x8 {
+        u32x8::splat(v)
+    }
+    #[inline(always)]
+    fn add_u32(self, a: u32x8, b: u32x8) -> u32x8 {
+        a + b
+    }
+    #[inline(always)]
+    fn mul_u32(self, a: u32x8, b: u32x8) -> u32x8 {
+        a * b
+    }
+    #[inline(always)]
+    fn xor_u32(self, a: u32x8, b: u32x8) -> u32x8 {
+        a ^ b
+    }
+    #[inline(always)]
+    fn shr_u32<const N: i32>(self, a: u32x8) -> u32x8 {
+        a >> N as u32
+    }
+    #[inline(always)]
+    fn top8(self, t: &[f32; 8], h: u32x8) -> f32x8 {
+        f32x8::new(h.to_array().map(|h| t[(h >> 29) as usize]))
+    }
+    #[inline(always)]
+    fn top16(self, t: &[f32; 16], h: u32x8) -> f32x8 {
+        f32x8::new(h.to_array().map(|h| t[(h >> 28) as usize]))
+    }
+    #[inline(always)]
+    fn top24(self, h: u32x8) -> f32x8 {
+        f32x8::new(h.to_array().map(|h| (h >> 8) as f32))
     }
     #[inline(always)]
     fn byte_value(self, h: i32x8) -> f32x8 {

@@ -18,6 +18,8 @@ impl Simd for Scalar {
     type I = i32;
     type H = i32;
     type Perm<'a> = &'a [u8; 256];
+    type U = u32;
+    type UP = u32;
 
     #[inline(always)]
     fn splat(self, v: f32) -> f32 {
@@ -84,6 +86,58 @@ impl Simd for Scalar {
     #[inline(always)]
     fn canonical_nan(self, v: f32) -> f32 {
         if v.is_nan() { f32::NAN } else { v }
+    }
+    #[inline(always)]
+    fn cells32(self, floored: f32) -> (u32, bool) {
+        if floored.abs() < I32_RANGE {
+            (floored as i32 as u32, true)
+        } else {
+            (0, false)
+        }
+    }
+    #[inline(always)]
+    fn load_u32(self, src: &[u32]) -> u32 {
+        src[0]
+    }
+    #[inline(always)]
+    fn next_u32(self, v: u32) -> u32 {
+        v.wrapping_add(1)
+    }
+    #[inline(always)]
+    fn u32_part(self, v: u32, _: usize) -> u32 {
+        v
+    }
+    #[inline(always)]
+    fn splat_u32(self, v: u32) -> u32 {
+        v
+    }
+    #[inline(always)]
+    fn add_u32(self, a: u32, b: u32) -> u32 {
+        a.wrapping_add(b)
+    }
+    #[inline(always)]
+    fn mul_u32(self, a: u32, b: u32) -> u32 {
+        a.wrapping_mul(b)
+    }
+    #[inline(always)]
+    fn xor_u32(self, a: u32, b: u32) -> u32 {
+        a ^ b
+    }
+    #[inline(always)]
+    fn shr_u32<const N: i32>(self, a: u32) -> u32 {
+        a >> N
+    }
+    #[inline(always)]
+    fn top8(self, t: &[f32; 8], h: u32) -> f32 {
+        t[(h >> 29) as usize]
+    }
+    #[inline(always)]
+    fn top16(self, t: &[f32; 16], h: u32) -> f32 {
+        t[(h >> 28) as usize]
+    }
+    #[inline(always)]
+    fn top24(self, h: u32) -> f32 {
+        (h >> 8) as f32
     }
     #[inline(always)]
     fn byte_value(self, h: i32) -> f32 {

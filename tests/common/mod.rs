@@ -118,12 +118,13 @@ pub fn adversarial() -> Vec<f32> {
     t
 }
 
-/// The tables every level is checked with: Ken's and two seeded ones.
+/// The noises every level is checked with: Ken's table, the default
+/// full-coordinate hash, and a seeded permutation table.
 pub fn perlins() -> Vec<(String, Perlin)> {
     vec![
         ("reference".to_string(), Perlin::reference()),
         ("seed 0".to_string(), Perlin::new(0)),
-        ("seed 0x5eed".to_string(), Perlin::new(0x5eed)),
+        ("permuted 0x5eed".to_string(), Perlin::permuted(0x5eed)),
     ]
 }
 
@@ -356,12 +357,14 @@ pub fn assert_fill_f64_matches_fill(p: &Perlin, inputs: &[Vec<f32>]) {
     }
 }
 
-/// Ken's table or a seeded one (proptest strategy).
+/// Ken's table, a seeded table or a seeded full-coordinate hash (proptest
+/// strategy).
 pub fn any_perlin() -> impl proptest::strategy::Strategy<Value = Perlin> {
     use proptest::prelude::*;
     prop_oneof![
         Just(Perlin::reference()),
-        any::<u64>().prop_map(Perlin::new)
+        any::<u64>().prop_map(Perlin::new),
+        any::<u64>().prop_map(Perlin::permuted)
     ]
 }
 

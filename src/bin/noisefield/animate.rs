@@ -45,11 +45,11 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
         true => {
             let cells = (frames as f64 * args.time_step)
                 .round()
-                .clamp(1.0, f64::from(u32::MAX));
+                .clamp(1.0, f64::from(u32::MAX - 1));
             let cells = cells as u32;
             (
                 f64::from(cells) / frames as f64,
-                Some([256, 256, cells, 256]),
+                Some([u32::MAX, u32::MAX, cells, u32::MAX]),
             )
         }
     };

@@ -12,7 +12,7 @@ use crate::output::Format;
 use crate::palette::Palette;
 use crate::source::SourceKind;
 use clap::{Args, Parser, Subcommand};
-use noisefield::Level;
+use noisefield::{HashMode, Level};
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -58,9 +58,15 @@ pub struct SourceArgs {
     #[arg(long, value_enum)]
     pub source: Option<SourceKind>,
 
-    /// Seed of the permutation table, 0 to 2^64 - 1.
+    /// Seed, 0 to 2^64 - 1.
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     pub seed: u64,
+
+    /// Corner hashing: `coordinates` (never repeats within 2^32 cells) or
+    /// `permuted` (the permutation table: the output of versions before
+    /// 0.2, repeating every 256 cells).
+    #[arg(long, default_value_t = HashMode::Coordinates)]
+    pub hash: HashMode,
 
     /// Octaves of a fractal source, 1 to 32 [default: 6].
     #[arg(long)]

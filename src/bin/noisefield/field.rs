@@ -76,8 +76,8 @@ impl Field {
                 let step = (0..dims)
                     .map(|a| f64::from(cells(a)) / size[a] as f64)
                     .collect();
-                // 256 is the table's own period: axes beyond `dims` stay as they are.
-                let period = std::array::from_fn(|a| if a < dims { cells(a) } else { 256 });
+                // Axes beyond `dims` are not used by a `dims`-D field.
+                let period = std::array::from_fn(|a| if a < dims { cells(a) } else { u32::MAX });
                 (step, Some(period))
             }
         };

@@ -169,10 +169,18 @@ pub fn build(
         )));
     }
     let source = match kind {
-        SourceKind::Perlin => AnySource::Perlin(lattice!(Perlin::new(args.seed), args, period)),
-        SourceKind::Value => AnySource::Value(lattice!(Value::new(args.seed), args, period)),
+        SourceKind::Perlin => AnySource::Perlin(lattice!(
+            Perlin::with_hash(args.seed, args.hash),
+            args,
+            period
+        )),
+        SourceKind::Value => AnySource::Value(lattice!(
+            Value::with_hash(args.seed, args.hash),
+            args,
+            period
+        )),
         fractal => {
-            let base = lattice!(Perlin::new(args.seed), args, period);
+            let base = lattice!(Perlin::with_hash(args.seed, args.hash), args, period);
             match fractal {
                 SourceKind::Fbm => AnySource::Fbm(octaves!(Fbm::new(base), args)),
                 SourceKind::Ridged => AnySource::Ridged(octaves!(Ridged::new(base), args)),

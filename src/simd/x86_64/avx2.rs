@@ -52,6 +52,13 @@ macro_rules! per_vector {
 }
 per_vector!(Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
 
+/// 32 cells or hashes of 32 bits: point `8k + j` is lane `j` of vector `k`.
+#[derive(Clone, Copy)]
+pub(crate) struct U32x32([__m256i; 4]);
+/// One part's 32-bit lanes.
+#[derive(Clone, Copy)]
+pub(crate) struct U32x8(__m256i);
+
 /// One part: 8 floats.
 #[derive(Clone, Copy)]
 pub(crate) struct F32x8(__m256);
@@ -173,6 +180,8 @@ impl Simd for Avx2 {
     type I = U8x32;
     type H = PartHashes;
     type Perm<'a> = PermChunks<'a>;
+    type U = U32x32;
+    type UP = U32x8;
 
     #[inline(always)]
     fn splat(self, v: f32) -> F32x32 {
@@ -342,6 +351,92 @@ impl Simd for Avx2 {
             let ordered = _mm256_cmp_ps::<_CMP_ORD_Q>(v.0, v.0);
             _mm256_blendv_ps(_mm256_set1_ps(f32::NAN), v.0, ordered)
         })
+    }
+    #[inline(always)]
+    fn cells32(self, floored: F32x32) -> (U32x32, bool) {
+        let f = floored.0;
+        // SAFETY: the token proves AVX2. cvttps2dq is exact for |v| < 2³¹
+        // and gives 0x8000_0000 for every other lane (NaN, ±inf, huge), so
+        // a lane equal to it may be out of range (or exactly −2³¹).
+        unsafe {
+            let cells = each_vector!(|k| _mm256_cvttps_epi32(f[k]));
+            let bad = _mm256_set1_epi32(i32::MIN);
+            let flags = each_vector!(|k| _mm256_cmpeq_epi32(cells[k], bad));
+            let any = _mm256_or_si256(
+                _mm256_or_si256(flags[0], flags[1]),
+                _mm256_or_si256(flags[2], flags[3]),
+            );
+            (U32x32(cells), _mm256_testz_si256(any, any) == 1)
+        }
+    }
+    #[inline(always)]
+    fn load_u32(self, src: &[u32]) -> U32x32 {
+        let src = &src[..32];
+        // SAFETY: the token proves AVX2; `src` has 32 lanes (sliced above).
+        U32x32(each_vector!(|k| unsafe {
+            _mm256_loadu_si256(src[8 * k..].as_ptr().cast())
+        }))
+    }
+    #[inline(always)]
+    fn next_u32(self, v: U32x32) -> U32x32 {
+        let v = v.0;
+        // SAFETY: the token proves AVX2.
+        U32x32(each_vector!(|k| unsafe {
+            _mm256_add_epi32(v[k], _mm256_set1_epi32(1))
+        }))
+    }
+    #[inline(always)]
+    fn u32_part(self, v: U32x32, k: usize) -> U32x8 {
+        U32x8(v.0[k])
+    }
+    #[inline(always)]
+    fn splat_u32(self, v: u32) -> U32x8 {
+        // SAFETY: the token proves AVX2.
+        U32x8(unsafe { _mm256_set1_epi32(v as i32) })
+    }
+    #[inline(always)]
+    fn add_u32(self, a: U32x8, b: U32x8) -> U32x8 {
+        // SAFETY: the token proves AVX2.
+        U32x8(unsafe { _mm256_add_epi32(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn mul_u32(self, a: U32x8, b: U32x8) -> U32x8 {
+        // SAFETY: the token proves AVX2.
+        U32x8(unsafe { _mm256_mullo_epi32(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn xor_u32(self, a: U32x8, b: U32x8) -> U32x8 {
+        // SAFETY: the token proves AVX2.
+        U32x8(unsafe { _mm256_xor_si256(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn shr_u32<const N: i32>(self, a: U32x8) -> U32x8 {
+        // SAFETY: the token proves AVX2.
+        U32x8(unsafe { _mm256_srli_epi32::<N>(a.0) })
+    }
+    #[inline(always)]
+    fn top8(self, t: &[f32; 8], h: U32x8) -> F32x8 {
+        // SAFETY: the token proves AVX2; the load reads the 8 floats of `t`.
+        // vpermps reads index bits 0–2: the hash's bits 29–31.
+        F32x8(unsafe {
+            _mm256_permutevar8x32_ps(_mm256_loadu_ps(t.as_ptr()), _mm256_srli_epi32::<29>(h.0))
+        })
+    }
+    #[inline(always)]
+    fn top16(self, t: &[f32; 16], h: U32x8) -> F32x8 {
+        // SAFETY: the token proves AVX2; the loads read the 16 floats of `t`.
+        // Bits 28–30 index each half, bit 31 (the sign) picks the half.
+        F32x8(unsafe {
+            let i = _mm256_srli_epi32::<28>(h.0);
+            let a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(t.as_ptr()), i);
+            let b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(t[8..].as_ptr()), i);
+            _mm256_blendv_ps(a, b, _mm256_castsi256_ps(h.0))
+        })
+    }
+    #[inline(always)]
+    fn top24(self, h: U32x8) -> F32x8 {
+        // SAFETY: the token proves AVX2; h >> 8 < 2²⁴ converts exactly.
+        F32x8(unsafe { _mm256_cvtepi32_ps(_mm256_srli_epi32::<8>(h.0)) })
     }
     #[inline(always)]
     fn byte_value(self, h: PartHashes) -> F32x8 {

@@ -61,6 +61,13 @@ macro_rules! per_vector {
 }
 per_vector!(Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
 
+/// 64 cells or hashes of 32 bits: point `16k + j` is lane `j` of vector `k`.
+#[derive(Clone, Copy)]
+pub(crate) struct U32x64([__m512i; VECTORS]);
+/// One part's 32-bit lanes.
+#[derive(Clone, Copy)]
+pub(crate) struct U32x16(__m512i);
+
 /// One part: 16 floats.
 #[derive(Clone, Copy)]
 pub(crate) struct F32x16(__m512);
@@ -130,6 +137,8 @@ impl Simd for Avx512 {
     /// Part `k`'s hashes in the low byte of each dword lane.
     type H = __m512i;
     type Perm<'a> = PermRegs;
+    type U = U32x64;
+    type UP = U32x16;
 
     #[inline(always)]
     fn splat(self, v: f32) -> F32x64 {
@@ -291,6 +300,85 @@ impl Simd for Avx512 {
             let unordered = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v.0, v.0);
             _mm512_mask_blend_ps(unordered, v.0, _mm512_set1_ps(f32::NAN))
         })
+    }
+    #[inline(always)]
+    fn cells32(self, floored: F32x64) -> (U32x64, bool) {
+        let f = floored.0;
+        // SAFETY: the token proves AVX-512F. cvttps2dq is exact for |v| < 2³¹
+        // and gives 0x8000_0000 for every other lane (NaN, ±inf, huge), so
+        // a lane equal to it may be out of range (or exactly −2³¹).
+        unsafe {
+            let cells = each_vector!(|k| _mm512_cvttps_epi32(f[k]));
+            let bad = _mm512_set1_epi32(i32::MIN);
+            let flags = each_vector!(|k| _mm512_cmpeq_epi32_mask(cells[k], bad));
+            (U32x64(cells), (flags[0] | flags[1] | flags[2] | flags[3]) == 0)
+        }
+    }
+    #[inline(always)]
+    fn load_u32(self, src: &[u32]) -> U32x64 {
+        let src = &src[..64];
+        // SAFETY: the token proves AVX-512F; `src` has 64 lanes (sliced above).
+        U32x64(each_vector!(|k| unsafe {
+            _mm512_loadu_si512(src[16 * k..].as_ptr().cast())
+        }))
+    }
+    #[inline(always)]
+    fn next_u32(self, v: U32x64) -> U32x64 {
+        let v = v.0;
+        // SAFETY: the token proves AVX-512F.
+        U32x64(each_vector!(|k| unsafe {
+            _mm512_add_epi32(v[k], _mm512_set1_epi32(1))
+        }))
+    }
+    #[inline(always)]
+    fn u32_part(self, v: U32x64, k: usize) -> U32x16 {
+        U32x16(v.0[k])
+    }
+    #[inline(always)]
+    fn splat_u32(self, v: u32) -> U32x16 {
+        // SAFETY: the token proves AVX-512F.
+        U32x16(unsafe { _mm512_set1_epi32(v as i32) })
+    }
+    #[inline(always)]
+    fn add_u32(self, a: U32x16, b: U32x16) -> U32x16 {
+        // SAFETY: the token proves AVX-512F.
+        U32x16(unsafe { _mm512_add_epi32(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn mul_u32(self, a: U32x16, b: U32x16) -> U32x16 {
+        // SAFETY: the token proves AVX-512F.
+        U32x16(unsafe { _mm512_mullo_epi32(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn xor_u32(self, a: U32x16, b: U32x16) -> U32x16 {
+        // SAFETY: the token proves AVX-512F.
+        U32x16(unsafe { _mm512_xor_si512(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn shr_u32<const N: i32>(self, a: U32x16) -> U32x16 {
+        // SAFETY: the token proves AVX-512F.
+        U32x16(unsafe { _mm512_srlv_epi32(a.0, _mm512_set1_epi32(N)) })
+    }
+    #[inline(always)]
+    fn top8(self, t: &[f32; 8], h: U32x16) -> F32x16 {
+        // SAFETY: the token proves AVX-512F; the load reads the 8 floats of
+        // `t` (into lanes 0–7; indices h >> 29 are 0–7).
+        F32x16(unsafe {
+            let table = _mm512_castps256_ps512(_mm256_loadu_ps(t.as_ptr()));
+            _mm512_permutexvar_ps(_mm512_srli_epi32::<29>(h.0), table)
+        })
+    }
+    #[inline(always)]
+    fn top16(self, t: &[f32; 16], h: U32x16) -> F32x16 {
+        // SAFETY: the token proves AVX-512F; the load reads the 16 floats of `t`.
+        F32x16(unsafe {
+            _mm512_permutexvar_ps(_mm512_srli_epi32::<28>(h.0), _mm512_loadu_ps(t.as_ptr()))
+        })
+    }
+    #[inline(always)]
+    fn top24(self, h: U32x16) -> F32x16 {
+        // SAFETY: the token proves AVX-512F; h >> 8 < 2²⁴ converts exactly.
+        F32x16(unsafe { _mm512_cvtepi32_ps(_mm512_srli_epi32::<8>(h.0)) })
     }
     #[inline(always)]
     fn byte_value(self, h: __m512i) -> F32x16 {

@@ -1,0 +1,467 @@
+//! How a lattice noise turns its corners' cells into hashes, and hashes
+//! into gradients or heights: two modes behind one trait, [`LatticeHash`].
+//!
+//! - [`CoordinateHash`] (the default, `Perlin::new`): each corner's hash is
+//!   computed from its whole 32-bit lattice coordinates and the seed with
+//!   multiplies, xors and shifts on 32-bit lanes, so the lattice repeats
+//!   only every 2³² cells along an axis:
+//!
+//!   ```text
+//!   key_a(c) = m ^ (m >> a),  m = c · PRIME[a]       (axis a = 0, 1, 2, 3; mod 2³²)
+//!   v        = seed ^ key_0(X) ^ key_1(Y) ^ …        (the corner's cells X, Y, …)
+//!   hash     = (v ^ (v >> 16)) · FINAL                (mod 2³²)
+//!   ```
+//!
+//!   The shift by the axis number keeps a shift by 2³¹ cells on several axes
+//!   from cancelling in the xor. The hash's top bits pick the gradient (top 3:
+//!   one of 8 in 2D and 3D; top 4: one of 16 slopes in 1D, of 16 diagonals
+//!   in 4D); value noise takes the top 24 bits as its height. Gradients
+//!   have no zero component, so no lattice edge of any axis-aligned integer
+//!   slice is identically zero; 2D has its own 8 directions (22.5° off the
+//!   axes and the diagonals), 3D the cube's 8 diagonals, 4D the 16 of the
+//!   hypercube.
+//! - [`PermutationHash`] (`Perlin::reference`, `Perlin::permuted`): Ken
+//!   Perlin's chain of 256-entry permutation lookups on cells mod 256, his
+//!   16 gradients in 3D (2D is the z = 0 slice) and 32 in 4D. It repeats
+//!   every 256 cells.
+//!
+//! Both are integer arithmetic and table reads, exact on every backend.
+
+use super::{Axis, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4};
+use crate::simd::Simd;
+
+/// A lattice's hashing mode: cells (stage 1), corner hashes (stage 2) and
+/// the corner gradient or height a hash selects.
+pub trait LatticeHash: Copy + Send + Sync + 'static {
+    /// Cells along an axis after which the lattice repeats (no period set).
+    const NATURAL_PERIOD: u64;
+    /// What a kernel loads once per call (the permutation, the seed).
+    type Ready<'a, S: Simd>: Copy;
+    /// A step's lattice cells along one axis.
+    type Cell<S: Simd>: Copy;
+    /// What the whole step computes before its parts are blended.
+    type Step<S: Simd>: Copy;
+    /// One part's hash of one corner.
+    type Part<S: Simd>: Copy;
+
+    /// Stage 1 in `f32` without a period: the cell of each already floored
+    /// coordinate and its upper neighbour.
+    fn cells<S: Simd>(s: S, floored: S::F) -> (Self::Cell<S>, Self::Cell<S>);
+    /// Cells computed elsewhere (`f64` stage 1, periods): lane `i` of
+    /// `c0[..LANES]`, `c1[..LANES]` (already reduced by the natural period).
+    fn staged<S: Simd>(s: S, c0: &[u32], c1: &[u32]) -> (Self::Cell<S>, Self::Cell<S>);
+    /// One cell pair on every lane.
+    fn splat_cells<S: Simd>(s: S, c0: u32, c1: u32) -> (Self::Cell<S>, Self::Cell<S>);
+    /// The whole-step work for the `2^D` corners of cells `cells[a]` (lower,
+    /// upper) on each axis `a`.
+    fn step<S: Simd, const D: usize>(
+        s: S,
+        r: &Self::Ready<'_, S>,
+        cells: &[(Self::Cell<S>, Self::Cell<S>); D],
+    ) -> Self::Step<S>;
+    /// Part `k`'s hashes of the `2^D` corners (corner index bit `a` = upper
+    /// cell on axis `a`); the remaining entries are unspecified.
+    fn part_hashes<S: Simd, const D: usize>(
+        s: S,
+        r: &Self::Ready<'_, S>,
+        step: &Self::Step<S>,
+        k: usize,
+    ) -> [Self::Part<S>; 16];
+    /// The gradient a hash picks in `D` dimensions, by component.
+    fn gradient<S: Simd, const D: usize>(s: S, h: Self::Part<S>) -> [S::P; D];
+    /// The height (−1 to 1) a hash picks, for value noise.
+    fn height<S: Simd>(s: S, h: Self::Part<S>) -> S::P;
+}
+
+/// The cells of every axis of a step of points, as `(lower, upper)` pairs.
+#[inline(always)]
+pub(crate) fn axis_cells<S: Simd, H: LatticeHash, const D: usize>(
+    axes: &[Axis<S, H>; D],
+) -> [(H::Cell<S>, H::Cell<S>); D] {
+    let mut cells = [(axes[0].c0, axes[0].c1); D];
+    for a in 1..D {
+        cells[a] = (axes[a].c0, axes[a].c1);
+    }
+    cells
+}
+
+/// Ken Perlin's permutation chain: `P[P[P[X] + Y] + Z]` on cells mod 256.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PermutationHash;
+
+/// `v` on every lane of a part.
+#[inline(always)]
+fn splat_part<S: Simd>(s: S, v: f32) -> S::P {
+    s.part(s.splat(v), 0)
+}
+
+/// `2 / 255` in `f32`: hash byte `b` gives height `b · VALUE_SCALE − 1`
+/// (0 → −1, 255 → 1 exactly).
+pub(crate) const VALUE_SCALE: f32 = 2.0 / 255.0;
+
+/// The lattice index `c` (any `u32`, used mod 256) of every lane.
+#[inline(always)]
+fn bytes_of<S: Simd>(s: S, c: &[u32]) -> S::I {
+    let mut b = [0u8; crate::simd::MAX_LANES];
+    for (b, &c) in b.iter_mut().zip(&c[..S::LANES]) {
+        *b = c as u8;
+    }
+    s.load_cells(&b[..S::LANES])
+}
+
+impl LatticeHash for PermutationHash {
+    const NATURAL_PERIOD: u64 = 256;
+    type Ready<'a, S: Simd> = S::Perm<'a>;
+    type Cell<S: Simd> = S::I;
+    type Step<S: Simd> = [S::I; 16];
+    type Part<S: Simd> = S::H;
+
+    #[inline(always)]
+    fn cells<S: Simd>(s: S, floored: S::F) -> (S::I, S::I) {
+        let c0 = s.cell(floored);
+        (c0, c0 + s.splat_i(1))
+    }
+
+    #[inline(always)]
+    fn staged<S: Simd>(s: S, c0: &[u32], c1: &[u32]) -> (S::I, S::I) {
+        (bytes_of(s, c0), bytes_of(s, c1))
+    }
+
+    #[inline(always)]
+    fn splat_cells<S: Simd>(s: S, c0: u32, c1: u32) -> (S::I, S::I) {
+        (s.splat_i((c0 & 255) as i32), s.splat_i((c1 & 255) as i32))
+    }
+
+    /// Corner `i + 2j + 4k + 8l` hashes `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`;
+    /// 2D is 3D's z = 0 slice (`P[P[P[X_i] + Y_j]]`), 1D `P[X_i]`.
+    #[inline(always)]
+    fn step<S: Simd, const D: usize>(
+        s: S,
+        p: &S::Perm<'_>,
+        cells: &[(S::I, S::I); D],
+    ) -> [S::I; 16] {
+        let mut h = [cells[0].0; 16];
+        h[0] = s.perm(p, cells[0].0);
+        h[1] = s.perm(p, cells[0].1);
+        for a in 1..D {
+            let n = 1 << a;
+            // Corners of the lower axes are 0..n; extend by the upper cell.
+            for i in (0..n).rev() {
+                let base = h[i];
+                h[i] = s.perm(p, base + cells[a].0);
+                h[i + n] = s.perm(p, base + cells[a].1);
+            }
+        }
+        if D == 2 {
+            // The z = 0 slice of 3D: one more lookup, adding Z = 0.
+            for c in &mut h[..4] {
+                *c = s.perm(p, *c);
+            }
+        }
+        h
+    }
+
+    #[inline(always)]
+    fn part_hashes<S: Simd, const D: usize>(
+        s: S,
+        _: &S::Perm<'_>,
+        step: &[S::I; 16],
+        k: usize,
+    ) -> [S::H; 16] {
+        let mut out = [s.hashes(step[0], k); 16];
+        for i in 1..1 << D {
+            out[i] = s.hashes(step[i], k);
+        }
+        out
+    }
+
+    /// 1D: the 16 slopes; 2D and 3D: Ken's 16 gradients (2D their x, y);
+    /// 4D: the 32 hypercube edge midpoints.
+    #[inline(always)]
+    fn gradient<S: Simd, const D: usize>(s: S, h: S::H) -> [S::P; D] {
+        let mut g = [splat_part(s, 0.0); D];
+        match D {
+            1 => g[0] = s.table16(&GRAD1, h),
+            2 | 3 => {
+                let tables = [&GRAD3_X, &GRAD3_Y, &GRAD3_Z];
+                for a in 0..D {
+                    g[a] = s.units16(tables[a], h);
+                }
+            }
+            _ => {
+                for a in 0..D {
+                    g[a] = s.units32(&GRAD4[a], h);
+                }
+            }
+        }
+        g
+    }
+
+    #[inline(always)]
+    fn height<S: Simd>(s: S, h: S::H) -> S::P {
+        s.byte_value(h) * splat_part(s, VALUE_SCALE) - splat_part(s, 1.0)
+    }
+}
+
+/// The full-coordinate hash (see the module docs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CoordinateHash;
+
+/// Odd multipliers per axis (xxHash's 32-bit primes 1 to 4).
+pub(crate) const AXIS_PRIMES: [u32; 4] = [0x9E37_79B1, 0x85EB_CA77, 0xC2B2_AE3D, 0x27D4_EB2F];
+/// The multiplier of the final mix (xxHash's 32-bit prime 5).
+pub(crate) const FINAL_PRIME: u32 = 0x1656_67B1;
+
+/// `2 / (2²⁴ − 1)` in `f32`: the top 24 bits `t` of a hash give height
+/// `t · HEIGHT_SCALE − 1` (0 → −1, 2²⁴ − 1 → 1).
+pub(crate) const HEIGHT_SCALE: f32 = 2.0 / 16_777_215.0;
+
+/// Length of the 2D gradients: 387/256, so the largest |noise2| is just
+/// under 1 with the quintic fade (0.99897; unit vectors reach 0.66082;
+/// cubic 1.00179, cosine 1.00116, linear 1.00876).
+pub(crate) const GRAD2_LENGTH: f32 = 1.511_718_75;
+const COS_22_5: f32 = 0.923_879_5;
+const SIN_22_5: f32 = 0.382_683_43;
+/// 2D gradients by component: 8 directions at 22.5° + k·45° (as far from
+/// the axes as from the diagonals), index = the hash's top 3 bits.
+pub(crate) const GRAD2: [[f32; 8]; 2] = {
+    let (c, s) = (COS_22_5 * GRAD2_LENGTH, SIN_22_5 * GRAD2_LENGTH);
+    [
+        [c, s, -s, -c, -c, -s, s, c],
+        [s, c, c, s, -s, -c, -c, -s],
+    ]
+};
+
+/// Component magnitude of the 3D gradients: 341/512 (just under ⅔), so
+/// the largest |noise3|, 1.5 · 341/512 = 0.99902 at a cell's centre for
+/// every fade, stays below 1.
+pub(crate) const GRAD3_COMPONENT: f32 = 0.666_015_625;
+/// 3D gradients by component: the 8 cube diagonals (±1, ±1, ±1) ·
+/// `GRAD3_COMPONENT`; bit `a` of the index (the hash's top 3 bits) set means
+/// component `a` is negative.
+pub(crate) const GRAD3: [[f32; 8]; 3] = {
+    let mut t = [[0.0f32; 8]; 3];
+    let mut i = 0;
+    while i < 8 {
+        let mut a = 0;
+        while a < 3 {
+            t[a][i] = if (i >> a) & 1 == 1 { -GRAD3_COMPONENT } else { GRAD3_COMPONENT };
+            a += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// 4D gradients by component: the 16 hypercube diagonals (±½, ±½, ±½, ±½),
+/// whose largest |noise4| is exactly 1 (at a cell's centre, every fade); bit `a` of
+/// the index (the hash's top 4 bits) set means component `a` is negative.
+pub(crate) const GRAD4_DIAGONAL: [[f32; 16]; 4] = {
+    let mut t = [[0.0f32; 16]; 4];
+    let mut i = 0;
+    while i < 16 {
+        let mut a = 0;
+        while a < 4 {
+            t[a][i] = if (i >> a) & 1 == 1 { -0.5 } else { 0.5 };
+            a += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `key_a(c)` for part lanes `c` on axis `a` (see the module docs).
+#[inline(always)]
+fn axis_key<S: Simd>(s: S, c: S::UP, a: usize) -> S::UP {
+    let m = s.mul_u32(c, s.splat_u32(AXIS_PRIMES[a]));
+    match a {
+        0 => m,
+        1 => s.xor_u32(m, s.shr_u32::<1>(m)),
+        2 => s.xor_u32(m, s.shr_u32::<2>(m)),
+        _ => s.xor_u32(m, s.shr_u32::<3>(m)),
+    }
+}
+
+/// The final mix of a corner's combined keys.
+#[inline(always)]
+fn finish<S: Simd>(s: S, v: S::UP) -> S::UP {
+    s.mul_u32(s.xor_u32(v, s.shr_u32::<16>(v)), s.splat_u32(FINAL_PRIME))
+}
+
+/// The scalar definition of [`CoordinateHash`]: the hash of the corner with
+/// cells `cells` under seed key `seed` (the kernels' oracle in tests).
+#[cfg(test)]
+pub(crate) fn coordinate_hash(seed: u32, cells: &[u32]) -> u32 {
+    let mut v = seed;
+    for (a, &c) in cells.iter().enumerate() {
+        let m = c.wrapping_mul(AXIS_PRIMES[a]);
+        v ^= if a == 0 { m } else { m ^ (m >> a) };
+    }
+    (v ^ (v >> 16)).wrapping_mul(FINAL_PRIME)
+}
+
+impl LatticeHash for CoordinateHash {
+    const NATURAL_PERIOD: u64 = 1 << 32;
+    /// The seed key on every lane.
+    type Ready<'a, S: Simd> = S::UP;
+    type Cell<S: Simd> = S::U;
+    type Step<S: Simd> = [(S::U, S::U); 4];
+    type Part<S: Simd> = S::UP;
+
+    #[inline(always)]
+    fn cells<S: Simd>(s: S, floored: S::F) -> (S::U, S::U) {
+        let (c0, exact) = s.cells32(floored);
+        let c0 = if exact {
+            c0
+        } else {
+            cells_by_lane(s, floored)
+        };
+        (c0, s.next_u32(c0))
+    }
+
+    #[inline(always)]
+    fn staged<S: Simd>(s: S, c0: &[u32], c1: &[u32]) -> (S::U, S::U) {
+        (s.load_u32(c0), s.load_u32(c1))
+    }
+
+    #[inline(always)]
+    fn splat_cells<S: Simd>(s: S, c0: u32, c1: u32) -> (S::U, S::U) {
+        let lanes = [[c0; crate::simd::MAX_LANES], [c1; crate::simd::MAX_LANES]];
+        (s.load_u32(&lanes[0]), s.load_u32(&lanes[1]))
+    }
+
+    #[inline(always)]
+    fn step<S: Simd, const D: usize>(
+        _: S,
+        _: &S::UP,
+        cells: &[(S::U, S::U); D],
+    ) -> [(S::U, S::U); 4] {
+        let mut all = [cells[0]; 4];
+        all[..D].copy_from_slice(cells);
+        all
+    }
+
+    #[inline(always)]
+    fn part_hashes<S: Simd, const D: usize>(
+        s: S,
+        seed: &S::UP,
+        step: &[(S::U, S::U); 4],
+        k: usize,
+    ) -> [S::UP; 16] {
+        // Combined keys of the lower axes' corners, extended axis by axis.
+        let mut v = [*seed; 16];
+        for a in 0..D {
+            let (c0, c1) = step[a];
+            let k0 = axis_key(s, s.u32_part(c0, k), a);
+            let k1 = axis_key(s, s.u32_part(c1, k), a);
+            let n = 1 << a;
+            for i in 0..n {
+                v[i + n] = s.xor_u32(v[i], k1);
+                v[i] = s.xor_u32(v[i], k0);
+            }
+        }
+        for h in &mut v[..1 << D] {
+            *h = finish(s, *h);
+        }
+        v
+    }
+
+    /// 1D: the 16 slopes by the top 4 bits; 2D and 3D: 8 gradients by the
+    /// top 3; 4D: 16 by the top 4.
+    #[inline(always)]
+    fn gradient<S: Simd, const D: usize>(s: S, h: S::UP) -> [S::P; D] {
+        let mut g = [splat_part(s, 0.0); D];
+        match D {
+            1 => g[0] = s.top16(&GRAD1, h),
+            2 => {
+                for a in 0..2 {
+                    g[a] = s.top8(&GRAD2[a], h);
+                }
+            }
+            3 => {
+                for a in 0..3 {
+                    g[a] = s.top8(&GRAD3[a], h);
+                }
+            }
+            _ => {
+                for a in 0..D {
+                    g[a] = s.top16(&GRAD4_DIAGONAL[a], h);
+                }
+            }
+        }
+        g
+    }
+
+    #[inline(always)]
+    fn height<S: Simd>(s: S, h: S::UP) -> S::P {
+        s.top24(h) * splat_part(s, HEIGHT_SCALE) - splat_part(s, 1.0)
+    }
+}
+
+/// The cell `floor mod 2³²` of every lane of an already floored step, lane
+/// by lane (the path for steps with a lane outside ±2³¹, NaN or ±inf).
+#[inline(always)]
+fn cells_by_lane<S: Simd>(s: S, floored: S::F) -> S::U {
+    let mut lanes = [0.0f32; crate::simd::MAX_LANES];
+    s.store(floored, &mut lanes[..S::LANES]);
+    let mut cells = [0u32; crate::simd::MAX_LANES];
+    wrap_cells(&lanes[..S::LANES], &mut cells[..S::LANES]);
+    s.load_u32(&cells[..S::LANES])
+}
+
+/// `floor mod 2³²` of floored values (0 for NaN and ±inf), exactly. Plain
+/// scalar code, kept out of line: it is the rare path.
+#[cold]
+#[inline(never)]
+fn wrap_cells(floored: &[f32], cells: &mut [u32]) {
+    for (c, &v) in cells.iter_mut().zip(floored) {
+        *c = super::lattice_mod(f64::from(v), CoordinateHash::NATURAL_PERIOD) as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simd::scalar::Scalar;
+
+    /// The kernel's per-part hashing equals the scalar definition for every
+    /// corner, in every dimension, at wrapping cells.
+    #[test]
+    fn part_hashes_follow_the_definition() {
+        let s = Scalar;
+        let cells = [
+            [0u32, 1, 2, 3],
+            [u32::MAX, 0, 0x8000_0000, 0x7fff_ffff],
+            [12_345, 0xdead_beef, 7, 0x8000_0001],
+        ];
+        for key in [0u32, 0x5bd1_e995] {
+            for c in cells {
+                let step = [(c[0], c[0].wrapping_add(1)), (c[1], c[1] ^ 0x55), (c[2], 9), (c[3], c[3])];
+                let h4 = CoordinateHash::part_hashes::<Scalar, 4>(s, &key, &step, 0);
+                let h2 = CoordinateHash::part_hashes::<Scalar, 2>(s, &key, &step, 0);
+                for corner in 0..16 {
+                    let pick = |a: usize| if corner >> a & 1 == 1 { step[a].1 } else { step[a].0 };
+                    let all = [pick(0), pick(1), pick(2), pick(3)];
+                    assert_eq!(h4[corner], coordinate_hash(key, &all));
+                    if corner < 4 {
+                        assert_eq!(h2[corner], coordinate_hash(key, &all[..2]));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A shift by 2³¹ cells on several axes at once does not cancel in the
+    /// xor (without the per-axis shift it would, for any odd primes).
+    #[test]
+    fn half_period_shifts_do_not_cancel() {
+        let half = 0x8000_0000u32;
+        let base = [5u32, 9, 13, 17];
+        for mask in 1..16usize {
+            let moved: Vec<u32> = (0..4)
+                .map(|a| base[a].wrapping_add(if mask >> a & 1 == 1 { half } else { 0 }))
+                .collect();
+            assert_ne!(coordinate_hash(3, &moved), coordinate_hash(3, &base), "mask {mask}");
+        }
+    }
+}

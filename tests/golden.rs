@@ -1,0 +1,260 @@
+//! Golden fingerprints: FNV-1a hashes of the output bits of fixed calls.
+//!
+//! `Perlin::permuted(seed)` and `Value::permuted(seed)` must keep the bits
+//! that `Perlin::new(seed)` / `Value::new(seed)` computed before the
+//! full-coordinate hash became the default (the constants below were
+//! computed by the crate at commit 7f08b49, before any kernel change), so
+//! stored worlds stay valid. The default (`new`) fingerprints pin the
+//! full-coordinate hash, so no later change alters worlds silently.
+//!
+//! Every fingerprint is computed at every available level; they must agree.
+
+use noisefield::{Differentiable, Fbm, Grid1, Grid2, Grid3, Grid4, Level, Perlin, Value};
+
+/// FNV-1a over the bits of every value.
+fn fnv(values: &[f32]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for v in values {
+        for b in v.to_bits().to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// `n` coordinates from a fixed xorshift stream, in `[-span, span]`.
+fn coords(n: usize, mut state: u64, span: f32) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * span
+        })
+        .collect()
+}
+
+/// Named fingerprints of a source's point, batch, `f64`, grid and
+/// derivative outputs.
+fn fingerprints<S: Differentiable + Clone>(src: &S) -> Vec<(&'static str, u64)> {
+    let n = 1000;
+    let (xs, ys, zs, ws) = (
+        coords(n, 1, 300.0),
+        coords(n, 2, 300.0),
+        coords(n, 3, 300.0),
+        coords(n, 4, 300.0),
+    );
+    let wide: Vec<f64> = coords(n, 5, 1.0)
+        .iter()
+        .map(|&c| f64::from(c) * 1e9)
+        .collect();
+    let mut out = vec![0.0f32; n];
+    let mut f = Vec::new();
+    let points: Vec<f32> = (0..n)
+        .flat_map(|i| {
+            [
+                src.noise1(xs[i]),
+                src.noise2(xs[i], ys[i]),
+                src.noise3(xs[i], ys[i], zs[i]),
+                src.noise4(xs[i], ys[i], zs[i], ws[i]),
+            ]
+        })
+        .collect();
+    f.push(("points", fnv(&points)));
+    src.fill1(&xs, &mut out).unwrap();
+    f.push(("fill1", fnv(&out)));
+    src.fill2(&xs, &ys, &mut out).unwrap();
+    f.push(("fill2", fnv(&out)));
+    src.fill3(&xs, &ys, &zs, &mut out).unwrap();
+    f.push(("fill3", fnv(&out)));
+    src.fill4(&xs, &ys, &zs, &ws, &mut out).unwrap();
+    f.push(("fill4", fnv(&out)));
+    let y64: Vec<f64> = ys.iter().map(|&c| f64::from(c)).collect();
+    let z64: Vec<f64> = zs.iter().map(|&c| f64::from(c)).collect();
+    src.fill3_f64(&wide, &y64, &z64, &mut out).unwrap();
+    f.push(("fill3_f64", fnv(&out)));
+    // Grids: fine steps (rows by cells) and coarse ones (point path).
+    for (name, step) in [("grid_fine", 0.02), ("grid_coarse", 1.3)] {
+        let g1 = Grid1::new([-7.25], [step], [300]);
+        let mut o = vec![0.0f32; 300];
+        src.fill_grid1(&g1, &mut o).unwrap();
+        let mut all = o.clone();
+        let g2 = Grid2::new([-3.5, 11.0], [step, step * 0.7], [70, 33]);
+        let mut o = vec![0.0f32; 70 * 33];
+        src.fill_grid2(&g2, &mut o).unwrap();
+        all.extend(&o);
+        let g3 = Grid3::new([0.5, -2.0, 9.0], [step, 0.3, 0.45], [70, 9, 5]);
+        let mut o = vec![0.0f32; 70 * 9 * 5];
+        src.fill_grid3(&g3, &mut o).unwrap();
+        all.extend(&o);
+        let g4 = Grid4::new([0.5, -2.0, 9.0, 1.25], [step, 0.3, 0.45, 0.6], [40, 5, 4, 3]);
+        let mut o = vec![0.0f32; 40 * 5 * 4 * 3];
+        src.fill_grid4(&g4, &mut o).unwrap();
+        all.extend(&o);
+        f.push((name, fnv(&all)));
+    }
+    let mut d = [vec![0.0f32; n], vec![0.0f32; n], vec![0.0f32; n]];
+    let [dx, dy, dz] = &mut d;
+    src.fill3_grad(&xs, &ys, &zs, &mut out, dx, dy, dz).unwrap();
+    let mut all = out.clone();
+    for v in &d {
+        all.extend(v);
+    }
+    f.push(("fill3_grad", fnv(&all)));
+    f
+}
+
+/// The fingerprints at every available level, which must all agree.
+fn at_every_level<S: Differentiable + Clone>(
+    src: &S,
+    with_level: impl Fn(&S, Level) -> S,
+) -> Vec<(&'static str, u64)> {
+    let first = fingerprints(&with_level(src, Level::Scalar));
+    for level in Level::available() {
+        assert_eq!(
+            fingerprints(&with_level(src, level)),
+            first,
+            "level {level:?} differs from Scalar"
+        );
+    }
+    first
+}
+
+fn perlin_level(p: &Perlin, l: Level) -> Perlin {
+    p.clone().with_level(l).unwrap()
+}
+
+fn value_level(p: &Value, l: Level) -> Value {
+    p.clone().with_level(l).unwrap()
+}
+
+fn fbm_level(p: &Fbm<Perlin>, l: Level) -> Fbm<Perlin> {
+    p.clone().with_level(l).unwrap()
+}
+
+/// Checks `got` against `want`, naming every fingerprint that differs.
+fn check(name: &str, got: &[(&str, u64)], want: &[(&str, u64)]) {
+    let differ: Vec<String> = got
+        .iter()
+        .zip(want)
+        .filter(|(g, w)| g != w)
+        .map(|(g, w)| format!("{}: 0x{:016x} (want 0x{:016x})", g.0, g.1, w.1))
+        .collect();
+    assert_eq!(got.len(), want.len(), "{name}");
+    assert!(differ.is_empty(), "{name} changed:\n  {}", differ.join("\n  "));
+}
+
+// Computed by `Perlin::new` / `Value::new` at commit 7f08b49 (the
+// permutation mode was then the only one), at Scalar, Portable and Avx2.
+const PERMUTED_PERLIN_0: [(&str, u64); 9] = [
+        ("points", 0x33621303920c0a77),
+        ("fill1", 0xaf8c93e9250208f2),
+        ("fill2", 0x7f77a845845068e1),
+        ("fill3", 0xab7ddf046ffdefcf),
+        ("fill4", 0xb5401e9536d2c342),
+        ("fill3_f64", 0xff6c989fe0a6d376),
+        ("grid_fine", 0x7ecbb2c0e9f047c0),
+        ("grid_coarse", 0xb254f572189fa600),
+        ("fill3_grad", 0xc62f8ce5a2f913cc),
+    ];
+const PERMUTED_PERLIN_42: [(&str, u64); 9] = [
+        ("points", 0x5eee1707ff82876c),
+        ("fill1", 0xd9589559b5f88238),
+        ("fill2", 0xc2521074dcf90169),
+        ("fill3", 0xdb6ae38b86422288),
+        ("fill4", 0x683591ef3c876280),
+        ("fill3_f64", 0xb3a97df108a87df6),
+        ("grid_fine", 0x8e07cb3ef539a6eb),
+        ("grid_coarse", 0x3f3f93978e62f658),
+        ("fill3_grad", 0x9b1bef650e6ff4ea),
+    ];
+const PERMUTED_VALUE_0: [(&str, u64); 9] = [
+        ("points", 0x8d5a23251591d9a2),
+        ("fill1", 0x82d3761d783b4d5e),
+        ("fill2", 0x39db0268b4e461ee),
+        ("fill3", 0x8add8b0d21a158e8),
+        ("fill4", 0x1f2518a6440329bb),
+        ("fill3_f64", 0xdcfbdbcbb318338d),
+        ("grid_fine", 0xe794907f721c46cf),
+        ("grid_coarse", 0xb4ce96c3fb36ad6e),
+        ("fill3_grad", 0xed2a1d13b8b288e3),
+    ];
+const PERMUTED_VALUE_42: [(&str, u64); 9] = [
+        ("points", 0xc66b6d5e9b5cc421),
+        ("fill1", 0x85eb64cac709cb4a),
+        ("fill2", 0x7f8790068b3e2fe6),
+        ("fill3", 0x268d784d11a2900a),
+        ("fill4", 0x408f0c276fec6bfe),
+        ("fill3_f64", 0x71dd1e4ec5929c69),
+        ("grid_fine", 0xc622ee98f78ef85b),
+        ("grid_coarse", 0xfbc625cb75d4bdeb),
+        ("fill3_grad", 0x4a80d0e6d5bc3816),
+    ];
+/// `Perlin::new(7).with_period([5, 300, 3, 256])` at 7f08b49.
+const PERMUTED_PERIODIC: [(&str, u64); 9] = [
+        ("points", 0xf436f2f8a5ea2695),
+        ("fill1", 0xb1b8077a28ecb79f),
+        ("fill2", 0xc7842b8ae699ec96),
+        ("fill3", 0x6b233ec2c991981a),
+        ("fill4", 0x314ba5210df37597),
+        ("fill3_f64", 0xe5c05a8cd601c1e7),
+        ("grid_fine", 0x706b552f968a9315),
+        ("grid_coarse", 0xade2f637339c6a57),
+        ("fill3_grad", 0xfa2f1b25155e0d91),
+    ];
+/// `Fbm::new(Perlin::new(9)).octaves(5)` at 7f08b49.
+const PERMUTED_FBM: [(&str, u64); 9] = [
+        ("points", 0x2364d3b0b2681ff1),
+        ("fill1", 0x777816fcdc291958),
+        ("fill2", 0xab160812f68b17b1),
+        ("fill3", 0x2dfade871e47c19c),
+        ("fill4", 0xe2503d0b3fb8aa99),
+        ("fill3_f64", 0x845921c15262d311),
+        ("grid_fine", 0x702a05b3ce90187a),
+        ("grid_coarse", 0x9ad05894bcda9432),
+        ("fill3_grad", 0x3085e11569ca09c6),
+    ];
+
+#[test]
+fn permuted_keeps_the_bits_of_the_old_default() {
+    let perlin = |s| at_every_level(&Perlin::permuted(s), perlin_level);
+    check("Perlin::permuted(0)", &perlin(0), &PERMUTED_PERLIN_0);
+    check("Perlin::permuted(42)", &perlin(42), &PERMUTED_PERLIN_42);
+    let value = |s| at_every_level(&Value::permuted(s), value_level);
+    check("Value::permuted(0)", &value(0), &PERMUTED_VALUE_0);
+    check("Value::permuted(42)", &value(42), &PERMUTED_VALUE_42);
+    let periodic = Perlin::permuted(7).with_period([5, 300, 3, 256]).unwrap();
+    check(
+        "periodic",
+        &at_every_level(&periodic, perlin_level),
+        &PERMUTED_PERIODIC,
+    );
+    let fbm = Fbm::new(Perlin::permuted(9)).octaves(5);
+    check("fbm", &at_every_level(&fbm, fbm_level), &PERMUTED_FBM);
+}
+
+fn print(name: &str, f: &[(&str, u64)]) {
+    println!("{name}:");
+    for (k, v) in f {
+        println!("    (\"{k}\", 0x{v:016x}),");
+    }
+}
+
+#[test]
+fn print_fingerprints() {
+    for seed in [0u64, 42] {
+        print(
+            &format!("perlin {seed}"),
+            &at_every_level(&Perlin::new(seed), perlin_level),
+        );
+        print(
+            &format!("value {seed}"),
+            &at_every_level(&Value::new(seed), value_level),
+        );
+    }
+    let periodic = Perlin::new(7).with_period([5, 300, 3, 256]).unwrap();
+    print("periodic", &at_every_level(&periodic, perlin_level));
+    let fbm = Fbm::new(Perlin::new(9)).octaves(5);
+    print("fbm", &at_every_level(&fbm, fbm_level));
+}
