@@ -232,9 +232,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
         match &self.hashing {
             LatticeHashing::Permutation(t) => LatticeReady::Table(s.perm_table(t)),
-            LatticeHashing::Coordinates { key, .. } => {
-                LatticeReady::Coordinates(s.splat_u32(*key))
-            }
+            LatticeHashing::Coordinates { key, .. } => LatticeReady::Coordinates(s.splat_u32(*key)),
         }
     }
 

@@ -1022,19 +1022,35 @@ fn normalised_outputs_fill_minus_one_to_one() {
             ),
             (
                 "Billow<Perlin>".into(),
-                Box::new(Billow::new(Perlin::permuted(seed)).octaves(2).normalize(true)),
+                Box::new(
+                    Billow::new(Perlin::permuted(seed))
+                        .octaves(2)
+                        .normalize(true),
+                ),
             ),
             (
                 "Billow<Value>".into(),
-                Box::new(Billow::new(Value::permuted(seed)).octaves(2).normalize(true)),
+                Box::new(
+                    Billow::new(Value::permuted(seed))
+                        .octaves(2)
+                        .normalize(true),
+                ),
             ),
             (
                 "Ridged<Perlin>".into(),
-                Box::new(Ridged::new(Perlin::permuted(seed)).octaves(2).normalize(true)),
+                Box::new(
+                    Ridged::new(Perlin::permuted(seed))
+                        .octaves(2)
+                        .normalize(true),
+                ),
             ),
             (
                 "Ridged<Value>".into(),
-                Box::new(Ridged::new(Value::permuted(seed)).octaves(2).normalize(true)),
+                Box::new(
+                    Ridged::new(Value::permuted(seed))
+                        .octaves(2)
+                        .normalize(true),
+                ),
             ),
             (
                 "Turbulence<Perlin>".into(),
@@ -1046,7 +1062,11 @@ fn normalised_outputs_fill_minus_one_to_one() {
             ),
             (
                 "Turbulence<Value>".into(),
-                Box::new(Turbulence::new(Value::permuted(seed)).octaves(2).normalize(true)),
+                Box::new(
+                    Turbulence::new(Value::permuted(seed))
+                        .octaves(2)
+                        .normalize(true),
+                ),
             ),
         ];
         for (name, src) in &sources {
@@ -1214,7 +1234,10 @@ fn invalid_parameters_are_refused_everywhere() {
         }
     });
     // The same non-whole lacunarity over a non-periodic source is fine.
-    assert_eq!(Fbm::new(Perlin::permuted(1)).lacunarity(2.5).check(), Ok(()));
+    assert_eq!(
+        Fbm::new(Perlin::permuted(1)).lacunarity(2.5).check(),
+        Ok(())
+    );
     // Octaves are checked first; the message names them.
     let err = Fbm::new(Perlin::permuted(1))
         .octaves(0)

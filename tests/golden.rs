@@ -88,7 +88,11 @@ fn fingerprints<S: Differentiable + Clone>(src: &S) -> Vec<(&'static str, u64)> 
         let mut o = vec![0.0f32; 70 * 9 * 5];
         src.fill_grid3(&g3, &mut o).unwrap();
         all.extend(&o);
-        let g4 = Grid4::new([0.5, -2.0, 9.0, 1.25], [step, 0.3, 0.45, 0.6], [40, 5, 4, 3]);
+        let g4 = Grid4::new(
+            [0.5, -2.0, 9.0, 1.25],
+            [step, 0.3, 0.45, 0.6],
+            [40, 5, 4, 3],
+        );
         let mut o = vec![0.0f32; 40 * 5 * 4 * 3];
         src.fill_grid4(&g4, &mut o).unwrap();
         all.extend(&o);
@@ -142,79 +146,83 @@ fn check(name: &str, got: &[(&str, u64)], want: &[(&str, u64)]) {
         .map(|(g, w)| format!("{}: 0x{:016x} (want 0x{:016x})", g.0, g.1, w.1))
         .collect();
     assert_eq!(got.len(), want.len(), "{name}");
-    assert!(differ.is_empty(), "{name} changed:\n  {}", differ.join("\n  "));
+    assert!(
+        differ.is_empty(),
+        "{name} changed:\n  {}",
+        differ.join("\n  ")
+    );
 }
 
 // Computed by `Perlin::new` / `Value::new` at commit 7f08b49 (the
 // permutation mode was then the only one), at Scalar, Portable and Avx2.
 const PERMUTED_PERLIN_0: [(&str, u64); 9] = [
-        ("points", 0x33621303920c0a77),
-        ("fill1", 0xaf8c93e9250208f2),
-        ("fill2", 0x7f77a845845068e1),
-        ("fill3", 0xab7ddf046ffdefcf),
-        ("fill4", 0xb5401e9536d2c342),
-        ("fill3_f64", 0xff6c989fe0a6d376),
-        ("grid_fine", 0x7ecbb2c0e9f047c0),
-        ("grid_coarse", 0xb254f572189fa600),
-        ("fill3_grad", 0xc62f8ce5a2f913cc),
-    ];
+    ("points", 0x33621303920c0a77),
+    ("fill1", 0xaf8c93e9250208f2),
+    ("fill2", 0x7f77a845845068e1),
+    ("fill3", 0xab7ddf046ffdefcf),
+    ("fill4", 0xb5401e9536d2c342),
+    ("fill3_f64", 0xff6c989fe0a6d376),
+    ("grid_fine", 0x7ecbb2c0e9f047c0),
+    ("grid_coarse", 0xb254f572189fa600),
+    ("fill3_grad", 0xc62f8ce5a2f913cc),
+];
 const PERMUTED_PERLIN_42: [(&str, u64); 9] = [
-        ("points", 0x5eee1707ff82876c),
-        ("fill1", 0xd9589559b5f88238),
-        ("fill2", 0xc2521074dcf90169),
-        ("fill3", 0xdb6ae38b86422288),
-        ("fill4", 0x683591ef3c876280),
-        ("fill3_f64", 0xb3a97df108a87df6),
-        ("grid_fine", 0x8e07cb3ef539a6eb),
-        ("grid_coarse", 0x3f3f93978e62f658),
-        ("fill3_grad", 0x9b1bef650e6ff4ea),
-    ];
+    ("points", 0x5eee1707ff82876c),
+    ("fill1", 0xd9589559b5f88238),
+    ("fill2", 0xc2521074dcf90169),
+    ("fill3", 0xdb6ae38b86422288),
+    ("fill4", 0x683591ef3c876280),
+    ("fill3_f64", 0xb3a97df108a87df6),
+    ("grid_fine", 0x8e07cb3ef539a6eb),
+    ("grid_coarse", 0x3f3f93978e62f658),
+    ("fill3_grad", 0x9b1bef650e6ff4ea),
+];
 const PERMUTED_VALUE_0: [(&str, u64); 9] = [
-        ("points", 0x8d5a23251591d9a2),
-        ("fill1", 0x82d3761d783b4d5e),
-        ("fill2", 0x39db0268b4e461ee),
-        ("fill3", 0x8add8b0d21a158e8),
-        ("fill4", 0x1f2518a6440329bb),
-        ("fill3_f64", 0xdcfbdbcbb318338d),
-        ("grid_fine", 0xe794907f721c46cf),
-        ("grid_coarse", 0xb4ce96c3fb36ad6e),
-        ("fill3_grad", 0xed2a1d13b8b288e3),
-    ];
+    ("points", 0x8d5a23251591d9a2),
+    ("fill1", 0x82d3761d783b4d5e),
+    ("fill2", 0x39db0268b4e461ee),
+    ("fill3", 0x8add8b0d21a158e8),
+    ("fill4", 0x1f2518a6440329bb),
+    ("fill3_f64", 0xdcfbdbcbb318338d),
+    ("grid_fine", 0xe794907f721c46cf),
+    ("grid_coarse", 0xb4ce96c3fb36ad6e),
+    ("fill3_grad", 0xed2a1d13b8b288e3),
+];
 const PERMUTED_VALUE_42: [(&str, u64); 9] = [
-        ("points", 0xc66b6d5e9b5cc421),
-        ("fill1", 0x85eb64cac709cb4a),
-        ("fill2", 0x7f8790068b3e2fe6),
-        ("fill3", 0x268d784d11a2900a),
-        ("fill4", 0x408f0c276fec6bfe),
-        ("fill3_f64", 0x71dd1e4ec5929c69),
-        ("grid_fine", 0xc622ee98f78ef85b),
-        ("grid_coarse", 0xfbc625cb75d4bdeb),
-        ("fill3_grad", 0x4a80d0e6d5bc3816),
-    ];
+    ("points", 0xc66b6d5e9b5cc421),
+    ("fill1", 0x85eb64cac709cb4a),
+    ("fill2", 0x7f8790068b3e2fe6),
+    ("fill3", 0x268d784d11a2900a),
+    ("fill4", 0x408f0c276fec6bfe),
+    ("fill3_f64", 0x71dd1e4ec5929c69),
+    ("grid_fine", 0xc622ee98f78ef85b),
+    ("grid_coarse", 0xfbc625cb75d4bdeb),
+    ("fill3_grad", 0x4a80d0e6d5bc3816),
+];
 /// `Perlin::new(7).with_period([5, 300, 3, 256])` at 7f08b49.
 const PERMUTED_PERIODIC: [(&str, u64); 9] = [
-        ("points", 0xf436f2f8a5ea2695),
-        ("fill1", 0xb1b8077a28ecb79f),
-        ("fill2", 0xc7842b8ae699ec96),
-        ("fill3", 0x6b233ec2c991981a),
-        ("fill4", 0x314ba5210df37597),
-        ("fill3_f64", 0xe5c05a8cd601c1e7),
-        ("grid_fine", 0x706b552f968a9315),
-        ("grid_coarse", 0xade2f637339c6a57),
-        ("fill3_grad", 0xfa2f1b25155e0d91),
-    ];
+    ("points", 0xf436f2f8a5ea2695),
+    ("fill1", 0xb1b8077a28ecb79f),
+    ("fill2", 0xc7842b8ae699ec96),
+    ("fill3", 0x6b233ec2c991981a),
+    ("fill4", 0x314ba5210df37597),
+    ("fill3_f64", 0xe5c05a8cd601c1e7),
+    ("grid_fine", 0x706b552f968a9315),
+    ("grid_coarse", 0xade2f637339c6a57),
+    ("fill3_grad", 0xfa2f1b25155e0d91),
+];
 /// `Fbm::new(Perlin::new(9)).octaves(5)` at 7f08b49.
 const PERMUTED_FBM: [(&str, u64); 9] = [
-        ("points", 0x2364d3b0b2681ff1),
-        ("fill1", 0x777816fcdc291958),
-        ("fill2", 0xab160812f68b17b1),
-        ("fill3", 0x2dfade871e47c19c),
-        ("fill4", 0xe2503d0b3fb8aa99),
-        ("fill3_f64", 0x845921c15262d311),
-        ("grid_fine", 0x702a05b3ce90187a),
-        ("grid_coarse", 0x9ad05894bcda9432),
-        ("fill3_grad", 0x3085e11569ca09c6),
-    ];
+    ("points", 0x2364d3b0b2681ff1),
+    ("fill1", 0x777816fcdc291958),
+    ("fill2", 0xab160812f68b17b1),
+    ("fill3", 0x2dfade871e47c19c),
+    ("fill4", 0xe2503d0b3fb8aa99),
+    ("fill3_f64", 0x845921c15262d311),
+    ("grid_fine", 0x702a05b3ce90187a),
+    ("grid_coarse", 0x9ad05894bcda9432),
+    ("fill3_grad", 0x3085e11569ca09c6),
+];
 
 #[test]
 fn permuted_keeps_the_bits_of_the_old_default() {

@@ -174,7 +174,10 @@ fn grad_sources() -> Vec<(String, Box<dyn GradSrc>)> {
             v.push((format!("{name}, {fade:?}"), Box::new(p.with_fade(fade))));
         }
     }
-    v.push(("Fbm<Perlin>".into(), Box::new(Fbm::new(Perlin::permuted(3)))));
+    v.push((
+        "Fbm<Perlin>".into(),
+        Box::new(Fbm::new(Perlin::permuted(3))),
+    ));
     v.push((
         "Fbm<Perlin> 3 octaves, lacunarity 1.7, normalised".into(),
         Box::new(

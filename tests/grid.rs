@@ -359,11 +359,8 @@ fn any_perlin() -> impl Strategy<Value = Perlin> {
     prop_oneof![
         Just(Perlin::reference()),
         any::<u64>().prop_map(Perlin::new),
-        (any::<u64>(), prop::array::uniform4(1u32..=600)).prop_map(|(seed, period)| Perlin::permuted(
-            seed
-        )
-        .with_period(period)
-        .unwrap()),
+        (any::<u64>(), prop::array::uniform4(1u32..=600))
+            .prop_map(|(seed, period)| Perlin::permuted(seed).with_period(period).unwrap()),
     ]
 }
 

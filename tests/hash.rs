@@ -5,7 +5,11 @@ use noisefield::{Grid2, Grid3, HashMode, Level, Perlin, Value};
 
 /// Fraction of positions where `a` and `b` differ (by bits).
 fn differing(a: &[f32], b: &[f32]) -> f64 {
-    let n = a.iter().zip(b).filter(|(x, y)| x.to_bits() != y.to_bits()).count();
+    let n = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| x.to_bits() != y.to_bits())
+        .count();
     n as f64 / a.len() as f64
 }
 
@@ -23,7 +27,13 @@ fn stream(n: usize, mut state: u64, span: f64) -> Vec<f64> {
 
 /// `D`-dimensional noise of `p` at `points` (per axis), shifted by `shift`
 /// cells along `axis`, through the `f32` batch path and the `f64` path.
-fn shifted(p: &Perlin, dims: usize, points: &[Vec<f64>; 4], axis: usize, shift: f64) -> [Vec<f32>; 2] {
+fn shifted(
+    p: &Perlin,
+    dims: usize,
+    points: &[Vec<f64>; 4],
+    axis: usize,
+    shift: f64,
+) -> [Vec<f32>; 2] {
     let n = points[0].len();
     let moved: Vec<Vec<f64>> = (0..dims)
         .map(|a| {
@@ -31,7 +41,10 @@ fn shifted(p: &Perlin, dims: usize, points: &[Vec<f64>; 4], axis: usize, shift: 
             points[a].iter().map(|&c| c + d).collect()
         })
         .collect();
-    let f32s: Vec<Vec<f32>> = moved.iter().map(|c| c.iter().map(|&v| v as f32).collect()).collect();
+    let f32s: Vec<Vec<f32>> = moved
+        .iter()
+        .map(|c| c.iter().map(|&v| v as f32).collect())
+        .collect();
     let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
     match dims {
         1 => {
@@ -44,11 +57,14 @@ fn shifted(p: &Perlin, dims: usize, points: &[Vec<f64>; 4], axis: usize, shift: 
         }
         3 => {
             p.fill3(&f32s[0], &f32s[1], &f32s[2], &mut a).unwrap();
-            p.fill3_f64(&moved[0], &moved[1], &moved[2], &mut b).unwrap();
+            p.fill3_f64(&moved[0], &moved[1], &moved[2], &mut b)
+                .unwrap();
         }
         _ => {
-            p.fill4(&f32s[0], &f32s[1], &f32s[2], &f32s[3], &mut a).unwrap();
-            p.fill4_f64(&moved[0], &moved[1], &moved[2], &moved[3], &mut b).unwrap();
+            p.fill4(&f32s[0], &f32s[1], &f32s[2], &f32s[3], &mut a)
+                .unwrap();
+            p.fill4_f64(&moved[0], &moved[1], &moved[2], &moved[3], &mut b)
+                .unwrap();
         }
     }
     [a, b]
@@ -77,8 +93,14 @@ fn default_fields_do_not_repeat_along_any_axis() {
             for k in SHIFTS {
                 let [a, b] = shifted(&p, dims, &points, axis, k);
                 let (d32, d64) = (differing(&base32, &a), differing(&base64, &b));
-                assert!(d32 > 0.99, "{dims}D axis {axis} shift {k}: f32 only {d32} differ");
-                assert!(d64 > 0.99, "{dims}D axis {axis} shift {k}: f64 only {d64} differ");
+                assert!(
+                    d32 > 0.99,
+                    "{dims}D axis {axis} shift {k}: f32 only {d32} differ"
+                );
+                assert!(
+                    d64 > 0.99,
+                    "{dims}D axis {axis} shift {k}: f64 only {d64} differ"
+                );
             }
         }
     }
@@ -133,7 +155,9 @@ fn periods_are_exact_at_any_length() {
     let zs = stream(n, 9, 50.0);
     for period in [1u32, 3, 300, 1000, 65536] {
         for source in [HashMode::Coordinates, HashMode::Permutation] {
-            let p = Perlin::with_hash(5, source).with_period([period; 4]).unwrap();
+            let p = Perlin::with_hash(5, source)
+                .with_period([period; 4])
+                .unwrap();
             let eval = |dx: f64, dy: f64, dz: f64| {
                 let x: Vec<f64> = xs.iter().map(|c| c + dx).collect();
                 let y: Vec<f64> = ys.iter().map(|c| c + dy).collect();
@@ -144,7 +168,12 @@ fn periods_are_exact_at_any_length() {
             };
             let base = eval(0.0, 0.0, 0.0);
             let k = f64::from(period);
-            for shift in [(k, 0.0, 0.0), (0.0, k, 0.0), (0.0, 0.0, k), (3.0 * k, -k, 2.0 * k)] {
+            for shift in [
+                (k, 0.0, 0.0),
+                (0.0, k, 0.0),
+                (0.0, 0.0, k),
+                (3.0 * k, -k, 2.0 * k),
+            ] {
                 let moved = eval(shift.0, shift.1, shift.2);
                 assert_eq!(
                     differing(&base, &moved),
@@ -179,7 +208,9 @@ fn no_lattice_edge_is_a_line_of_zeros() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64 ^ (dims * 4 + along) as u64;
         let mut zeros = 0;
         for _ in 0..20_000 {
-            let corner: Vec<f32> = (0..dims).map(|_| ints(&mut state, 1 << 16) as f32).collect();
+            let corner: Vec<f32> = (0..dims)
+                .map(|_| ints(&mut state, 1 << 16) as f32)
+                .collect();
             let all_zero = (1..=16).all(|i| {
                 let mut c = corner.clone();
                 c[along] += i as f32 / 17.0;
@@ -197,7 +228,11 @@ fn no_lattice_edge_is_a_line_of_zeros() {
     let p = Perlin::new(42);
     for dims in 2..=4 {
         for along in 0..dims {
-            assert_eq!(zero_edges(&p, dims, along), 0, "{dims}D edges along axis {along}");
+            assert_eq!(
+                zero_edges(&p, dims, along),
+                0,
+                "{dims}D edges along axis {along}"
+            );
         }
     }
     // The check can fail: Ken's gradients have zero components.
@@ -208,8 +243,14 @@ fn no_lattice_edge_is_a_line_of_zeros() {
 /// bit for bit (the shared level tests cover more inputs for each mode).
 #[test]
 fn both_modes_agree_across_levels() {
-    let xs: Vec<f32> = stream(300, 11, 600.0).iter().map(|&c| (c - 300.0) as f32).collect();
-    let ys: Vec<f32> = stream(300, 12, 600.0).iter().map(|&c| (c - 300.0) as f32).collect();
+    let xs: Vec<f32> = stream(300, 11, 600.0)
+        .iter()
+        .map(|&c| (c - 300.0) as f32)
+        .collect();
+    let ys: Vec<f32> = stream(300, 12, 600.0)
+        .iter()
+        .map(|&c| (c - 300.0) as f32)
+        .collect();
     for mode in HashMode::ALL {
         for level in Level::available() {
             let p = Perlin::with_hash(77, mode).with_level(level).unwrap();
@@ -217,11 +258,19 @@ fn both_modes_agree_across_levels() {
             let mut out = vec![0.0f32; xs.len()];
             p.fill2(&xs, &ys, &mut out).unwrap();
             for i in 0..xs.len() {
-                assert_eq!(out[i].to_bits(), p.noise2(xs[i], ys[i]).to_bits(), "{mode:?} {level:?}");
+                assert_eq!(
+                    out[i].to_bits(),
+                    p.noise2(xs[i], ys[i]).to_bits(),
+                    "{mode:?} {level:?}"
+                );
             }
             v.fill2(&xs, &ys, &mut out).unwrap();
             for i in 0..xs.len() {
-                assert_eq!(out[i].to_bits(), v.noise2(xs[i], ys[i]).to_bits(), "{mode:?} {level:?}");
+                assert_eq!(
+                    out[i].to_bits(),
+                    v.noise2(xs[i], ys[i]).to_bits(),
+                    "{mode:?} {level:?}"
+                );
             }
         }
     }
@@ -246,7 +295,10 @@ fn modes_and_seeds() {
         p.fill2(&xs, &ys, &mut out).unwrap();
         out
     };
-    let seeds: Vec<Vec<f32>> = [0u64, 1, 2, u64::MAX].iter().map(|&s| field(&Perlin::new(s))).collect();
+    let seeds: Vec<Vec<f32>> = [0u64, 1, 2, u64::MAX]
+        .iter()
+        .map(|&s| field(&Perlin::new(s)))
+        .collect();
     for i in 0..seeds.len() {
         for j in 0..i {
             let d = differing(&seeds[i], &seeds[j]);

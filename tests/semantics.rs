@@ -659,7 +659,11 @@ fn seeded_tables_are_permutations_and_distinct() {
 fn seeding_is_deterministic() {
     for seed in [0u64, 1, 42, u64::MAX] {
         let (a, b) = (Perlin::permuted(seed), Perlin::permuted(seed));
-        assert_eq!(a.permutation().unwrap(), b.permutation().unwrap(), "seed {seed}");
+        assert_eq!(
+            a.permutation().unwrap(),
+            b.permutation().unwrap(),
+            "seed {seed}"
+        );
         assert_eq!(a, b);
         assert_eq!(
             a.noise3(1.5, -2.25, 7.125).to_bits(),

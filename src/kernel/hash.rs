@@ -30,6 +30,10 @@
 use super::{Axis, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4};
 use crate::simd::Simd;
 
+/// The lower and upper cells of a step along each of `D` axes.
+pub type CellPairs<S, H, const D: usize> =
+    [(<H as LatticeHash>::Cell<S>, <H as LatticeHash>::Cell<S>); D];
+
 /// A lattice's hashing mode: cells (stage 1), corner hashes (stage 2) and
 /// the corner gradient or height a hash selects.
 pub trait LatticeHash: Copy + Send + Sync + 'static {
@@ -57,7 +61,7 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
     fn step<S: Simd, const D: usize>(
         s: S,
         r: &Self::Ready<'_, S>,
-        cells: &[(Self::Cell<S>, Self::Cell<S>); D],
+        cells: &CellPairs<S, Self, D>,
     ) -> Self::Step<S>;
     /// Part `k`'s hashes of the `2^D` corners (corner index bit `a` = upper
     /// cell on axis `a`); the remaining entries are unspecified.
@@ -77,10 +81,10 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
 #[inline(always)]
 pub(crate) fn axis_cells<S: Simd, H: LatticeHash, const D: usize>(
     axes: &[Axis<S, H>; D],
-) -> [(H::Cell<S>, H::Cell<S>); D] {
+) -> CellPairs<S, H, D> {
     let mut cells = [(axes[0].c0, axes[0].c1); D];
-    for a in 1..D {
-        cells[a] = (axes[a].c0, axes[a].c1);
+    for (cell, axis) in cells.iter_mut().zip(axes).skip(1) {
+        *cell = (axis.c0, axis.c1);
     }
     cells
 }
@@ -143,13 +147,13 @@ impl LatticeHash for PermutationHash {
         let mut h = [cells[0].0; 16];
         h[0] = s.perm(p, cells[0].0);
         h[1] = s.perm(p, cells[0].1);
-        for a in 1..D {
+        for (a, &(c0, c1)) in cells.iter().enumerate().skip(1) {
             let n = 1 << a;
             // Corners of the lower axes are 0..n; extend by the upper cell.
             for i in (0..n).rev() {
                 let base = h[i];
-                h[i] = s.perm(p, base + cells[a].0);
-                h[i + n] = s.perm(p, base + cells[a].1);
+                h[i] = s.perm(p, base + c0);
+                h[i + n] = s.perm(p, base + c1);
             }
         }
         if D == 2 {
@@ -219,23 +223,20 @@ pub(crate) const HEIGHT_SCALE: f32 = 2.0 / 16_777_215.0;
 /// Length of the 2D gradients: 387/256, so the largest |noise2| is just
 /// under 1 with the quintic fade (0.99897; unit vectors reach 0.66082;
 /// cubic 1.00179, cosine 1.00116, linear 1.00876).
-pub(crate) const GRAD2_LENGTH: f32 = 1.511_718_75;
+pub(crate) const GRAD2_LENGTH: f32 = 387.0 / 256.0;
 const COS_22_5: f32 = 0.923_879_5;
 const SIN_22_5: f32 = 0.382_683_43;
 /// 2D gradients by component: 8 directions at 22.5° + k·45° (as far from
 /// the axes as from the diagonals), index = the hash's top 3 bits.
 pub(crate) const GRAD2: [[f32; 8]; 2] = {
     let (c, s) = (COS_22_5 * GRAD2_LENGTH, SIN_22_5 * GRAD2_LENGTH);
-    [
-        [c, s, -s, -c, -c, -s, s, c],
-        [s, c, c, s, -s, -c, -c, -s],
-    ]
+    [[c, s, -s, -c, -c, -s, s, c], [s, c, c, s, -s, -c, -c, -s]]
 };
 
 /// Component magnitude of the 3D gradients: 341/512 (just under ⅔), so
 /// the largest |noise3|, 1.5 · 341/512 = 0.99902 at a cell's centre for
 /// every fade, stays below 1.
-pub(crate) const GRAD3_COMPONENT: f32 = 0.666_015_625;
+pub(crate) const GRAD3_COMPONENT: f32 = 341.0 / 512.0;
 /// 3D gradients by component: the 8 cube diagonals (±1, ±1, ±1) ·
 /// `GRAD3_COMPONENT`; bit `a` of the index (the hash's top 3 bits) set means
 /// component `a` is negative.
@@ -245,7 +246,11 @@ pub(crate) const GRAD3: [[f32; 8]; 3] = {
     while i < 8 {
         let mut a = 0;
         while a < 3 {
-            t[a][i] = if (i >> a) & 1 == 1 { -GRAD3_COMPONENT } else { GRAD3_COMPONENT };
+            t[a][i] = if (i >> a) & 1 == 1 {
+                -GRAD3_COMPONENT
+            } else {
+                GRAD3_COMPONENT
+            };
             a += 1;
         }
         i += 1;
@@ -311,11 +316,7 @@ impl LatticeHash for CoordinateHash {
     #[inline(always)]
     fn cells<S: Simd>(s: S, floored: S::F) -> (S::U, S::U) {
         let (c0, exact) = s.cells32(floored);
-        let c0 = if exact {
-            c0
-        } else {
-            cells_by_lane(s, floored)
-        };
+        let c0 = if exact { c0 } else { cells_by_lane(s, floored) };
         (c0, s.next_u32(c0))
     }
 
@@ -350,8 +351,7 @@ impl LatticeHash for CoordinateHash {
     ) -> [S::UP; 16] {
         // Combined keys of the lower axes' corners, extended axis by axis.
         let mut v = [*seed; 16];
-        for a in 0..D {
-            let (c0, c1) = step[a];
+        for (a, &(c0, c1)) in step.iter().enumerate().take(D) {
             let k0 = axis_key(s, s.u32_part(c0, k), a);
             let k1 = axis_key(s, s.u32_part(c1, k), a);
             let n = 1 << a;
@@ -436,11 +436,22 @@ mod tests {
         ];
         for key in [0u32, 0x5bd1_e995] {
             for c in cells {
-                let step = [(c[0], c[0].wrapping_add(1)), (c[1], c[1] ^ 0x55), (c[2], 9), (c[3], c[3])];
+                let step = [
+                    (c[0], c[0].wrapping_add(1)),
+                    (c[1], c[1] ^ 0x55),
+                    (c[2], 9),
+                    (c[3], c[3]),
+                ];
                 let h4 = CoordinateHash::part_hashes::<Scalar, 4>(s, &key, &step, 0);
                 let h2 = CoordinateHash::part_hashes::<Scalar, 2>(s, &key, &step, 0);
                 for corner in 0..16 {
-                    let pick = |a: usize| if corner >> a & 1 == 1 { step[a].1 } else { step[a].0 };
+                    let pick = |a: usize| {
+                        if corner >> a & 1 == 1 {
+                            step[a].1
+                        } else {
+                            step[a].0
+                        }
+                    };
                     let all = [pick(0), pick(1), pick(2), pick(3)];
                     assert_eq!(h4[corner], coordinate_hash(key, &all));
                     if corner < 4 {
@@ -461,7 +472,11 @@ mod tests {
             let moved: Vec<u32> = (0..4)
                 .map(|a| base[a].wrapping_add(if mask >> a & 1 == 1 { half } else { 0 }))
                 .collect();
-            assert_ne!(coordinate_hash(3, &moved), coordinate_hash(3, &base), "mask {mask}");
+            assert_ne!(
+                coordinate_hash(3, &moved),
+                coordinate_hash(3, &base),
+                "mask {mask}"
+            );
         }
     }
 }

@@ -260,8 +260,8 @@ impl Kind for GradientKind {
         }
         let off = |a: usize| offsets[a][corner >> a & 1];
         let mut rest = g[1] * off(0);
-        for a in 2..D {
-            rest = rest + g[a] * off(a - 1);
+        for (a, &g) in g.iter().enumerate().skip(2) {
+            rest = rest + g * off(a - 1);
         }
         (g[0], rest)
     }
@@ -574,7 +574,9 @@ macro_rules! dims {
 }
 dims!(1, |s, r, a| noise1_axes::<S, K, H>(s, r, &a[0]));
 dims!(2, |s, r, a| noise2_axes::<S, K, H>(s, r, &a[0], &a[1]));
-dims!(3, |s, r, a| noise3_axes::<S, K, H>(s, r, &a[0], &a[1], &a[2]));
+dims!(3, |s, r, a| noise3_axes::<S, K, H>(
+    s, r, &a[0], &a[1], &a[2]
+));
 dims!(4, |s, r, a| noise4_axes::<S, K, H>(s, r, a));
 
 /// Stores a step into `dst`: `LANES` values, or fewer for the last, partial

@@ -235,9 +235,7 @@ fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     // The planes are the lower x cells of `D`-dimensional corners (index
     // bit 0 clear); the upper x cells' hashes are never read.
     let mut all = [(cells, cells); D];
-    for a in 1..D {
-        all[a] = w.cells[a - 1];
-    }
+    all[1..D].copy_from_slice(&w.cells[..D - 1]);
     let step = H::step::<S, D>(s, r, &all);
     let zero = s.splat(0.0);
     let (mut a_out, mut b_out) = (zero, zero);

@@ -311,7 +311,10 @@ impl Simd for Avx512 {
             let cells = each_vector!(|k| _mm512_cvttps_epi32(f[k]));
             let bad = _mm512_set1_epi32(i32::MIN);
             let flags = each_vector!(|k| _mm512_cmpeq_epi32_mask(cells[k], bad));
-            (U32x64(cells), (flags[0] | flags[1] | flags[2] | flags[3]) == 0)
+            (
+                U32x64(cells),
+                (flags[0] | flags[1] | flags[2] | flags[3]) == 0,
+            )
         }
     }
     #[inline(always)]
