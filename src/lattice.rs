@@ -384,6 +384,14 @@ macro_rules! lattice_source {
                 }
             }
 
+            /// `new(seed)` or `permuted(seed)`, by `mode`.
+            pub fn with_hash(seed: u64, mode: HashMode) -> $ty {
+                match mode {
+                    HashMode::Coordinates => $ty::new(seed),
+                    HashMode::Permutation => $ty::permuted(seed),
+                }
+            }
+
             /// How corners are hashed: [`HashMode::Coordinates`] (`new`) or
             /// [`HashMode::Permutation`] (`permuted`, `reference`).
             pub fn hash_mode(&self) -> HashMode {

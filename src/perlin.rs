@@ -106,14 +106,6 @@ impl Perlin {
     pub fn permuted(seed: u64) -> Perlin {
         Perlin(Lattice::permuted(&shuffled(seed)))
     }
-
-    /// `new(seed)` or `permuted(seed)`, by `mode`.
-    pub fn with_hash(seed: u64, mode: HashMode) -> Perlin {
-        match mode {
-            HashMode::Coordinates => Perlin::new(seed),
-            HashMode::Permutation => Perlin::permuted(seed),
-        }
-    }
 }
 
 lattice_source!(Perlin, "Perlin", GradientKind);

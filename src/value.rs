@@ -44,14 +44,6 @@ impl Value {
     pub fn permuted(seed: u64) -> Value {
         Value(Lattice::permuted(&shuffled(seed)))
     }
-
-    /// `new(seed)` or `permuted(seed)`, by `mode`.
-    pub fn with_hash(seed: u64, mode: HashMode) -> Value {
-        match mode {
-            HashMode::Coordinates => Value::new(seed),
-            HashMode::Permutation => Value::permuted(seed),
-        }
-    }
 }
 
 lattice_source!(Value, "Value", ValueKind);
