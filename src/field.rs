@@ -18,6 +18,7 @@
 //! sealed supertraits of [`crate::Source`] and [`crate::Differentiable`].
 
 use crate::error::check_lengths;
+use crate::fade::fade;
 use crate::grid::Grid;
 use crate::kernel::{
     Axis, Dims, LatticeHash, Noise, RowSink, Store, axis, stage1, staged_axis, store_step,
@@ -68,7 +69,38 @@ fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u32, u32, f32) {
     }
 }
 
-/// Coordinates as `f32` vectors: stage 1 in vector `f32` unless periodic.
+/// Stage 1 in `f32` with period `period` on this axis: in vectors where the
+/// hash mode can ([`LatticeHash::periodic_cells`]), else per point in `f64`
+/// (exact for any period). Both give the cells [`stage1`] gives, and the
+/// offset `c − floor(c)` is exact in `f32`, so the paths agree bit for bit.
+#[inline(always)]
+fn periodic_axis<S: Simd, H: LatticeHash>(s: S, c: S::F, period: u64, curve: Fade) -> Axis<S, H> {
+    if period == H::NATURAL_PERIOD {
+        // An axis left unperiodic.
+        return axis(s, c, curve);
+    }
+    let floor = s.floor(c);
+    if let Some((c0, c1)) = H::periodic_cells(s, floor, period) {
+        let t0 = c - floor;
+        return Axis {
+            c0,
+            c1,
+            t0,
+            t1: t0 - s.splat(1.0),
+            fade: fade(s, curve, t0),
+        };
+    }
+    let mut lanes = [0.0f32; MAX_LANES];
+    let (mut c0, mut c1, mut t0) = ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
+    s.store(c, &mut lanes[..S::LANES]);
+    for i in 0..S::LANES {
+        (c0[i], c1[i], t0[i]) = stage1_lane::<S>(f64::from(lanes[i]), period);
+    }
+    staged_axis(s, &c0, &c1, &t0, curve)
+}
+
+/// Coordinates as `f32` vectors: stage 1 in vector `f32` (periodic too,
+/// where the hash mode can).
 #[derive(Clone, Copy)]
 pub struct F32Coords<S: Simd, const D: usize>(pub [S::F; D]);
 
@@ -105,16 +137,8 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
                 }
             }
             Some(periods) => {
-                // Periodic: stage 1 per point in f64 (exact for any period).
-                let mut lanes = [0.0f32; MAX_LANES];
-                let (mut c0, mut c1, mut t0) =
-                    ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
                 for d in 0..D {
-                    s.store(self.0[d], &mut lanes[..S::LANES]);
-                    for i in 0..S::LANES {
-                        (c0[i], c1[i], t0[i]) = stage1_lane::<S>(f64::from(lanes[i]), periods[d]);
-                    }
-                    axes[d] = staged_axis(s, &c0, &c1, &t0, curve);
+                    axes[d] = periodic_axis(s, self.0[d], periods[d], curve);
                 }
             }
         }

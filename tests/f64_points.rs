@@ -1,14 +1,16 @@
 //! `fill1_f64..fill4_f64`: bit-identical to `fillN` on `f32` inputs at every
 //! level; defined for every `f64` (finite in, finite and in range out;
 //! NaN or infinity in, the canonical NaN out); zero on the lattice; the same
-//! after shifts by multiples of 256 far beyond `f32` precision; mismatched
-//! lengths refused with nothing written.
+//! after shifts by multiples of the natural period (256 cells for the
+//! permutation, 2³² for the full-coordinate hash) far beyond `f32`
+//! precision; mismatched lengths refused with nothing written.
 
 mod common;
 use common::{any_perlin, bit_pattern_slices};
 
 use common::{
-    MAX_LEN, SENTINEL_BITS, adversarial, assert_fill_f64_matches_fill, bits, fill_f64, perlins,
+    MAX_LEN, SENTINEL_BITS, adversarial, assert_fill_f64_matches_fill, bits, effective_period,
+    fill_f64, perlins,
 };
 use noisefield::{Error, Level, Perlin};
 use proptest::prelude::*;
@@ -230,19 +232,23 @@ proptest! {
         }
     }
 
-    /// Shifting by any multiple of 256 up to 2^44 changes no bit, where the
-    /// shifted positions are exact (8 fractional bits); the shifted points
-    /// are far beyond `f32` precision.
+    /// Shifting by any multiple of the natural period N up to 2^44 changes
+    /// no bit, where the shifted positions are exact (8 fractional bits);
+    /// the shifted points are far beyond `f32` precision.
     #[test]
-    fn fill_f64_repeats_every_256_far_out(
+    fn fill_f64_repeats_with_the_natural_period_far_out(
         p in any_perlin(),
         c in prop::array::uniform4((-(1i64 << 20)..(1i64 << 20)).prop_map(|v| v as f64 / 256.0)),
         k in prop::array::uniform4(-(1i64 << 36)..(1i64 << 36)),
     ) {
+        let natural = effective_period(&p, u32::MAX);
+        // Multiples of N up to 2^44 in magnitude.
+        let k = k.map(|k| k / (natural / 256) as i64);
+        let n = natural as f64;
         for dims in 1..=4 {
-            let shifted: Vec<f64> = (0..dims).map(|d| c[d] + 256.0 * k[d] as f64).collect();
+            let shifted: Vec<f64> = (0..dims).map(|d| c[d] + n * k[d] as f64).collect();
             for d in 0..dims {
-                prop_assert_eq!(shifted[d] - 256.0 * k[d] as f64, c[d]);
+                prop_assert_eq!(shifted[d] - n * k[d] as f64, c[d]);
             }
             let cols: Vec<Vec<f64>> = (0..dims).map(|d| vec![c[d], shifted[d]]).collect();
             let inputs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();

@@ -74,8 +74,9 @@ const SHIFTS: [f64; 5] = [256.0, 512.0, 4096.0, 65536.0, 1_048_576.0];
 
 /// Shifting a default field by k cells along any axis changes more than
 /// 99% of its samples, for k up to 2²⁰, in every dimension and on the `f32`
-/// and `f64` paths. (Coordinates are multiples of 1/64 in [0, 64), exact in
-/// `f32` even after the largest shift; the permutation mode, which
+/// and `f64` paths. (Coordinates are odd multiples of 1/128 in [0, 64):
+/// never on a lattice plane, where gradient noise is 0 whatever the hash,
+/// and in 1D that would be 1/64 of the samples. The permutation mode, which
 /// repeats every 256 cells, must fail this.)
 #[test]
 fn default_fields_do_not_repeat_along_any_axis() {
@@ -83,7 +84,7 @@ fn default_fields_do_not_repeat_along_any_axis() {
     let points: [Vec<f64>; 4] = std::array::from_fn(|a| {
         stream(n, a as u64 + 1, 64.0)
             .iter()
-            .map(|c| (c * 64.0).floor() / 64.0)
+            .map(|c| ((c * 64.0).floor() + 0.5) / 64.0)
             .collect()
     });
     let p = Perlin::new(42);
@@ -112,6 +113,10 @@ fn default_fields_do_not_repeat_along_any_axis() {
 }
 
 /// Grids too: a 2D and a 3D grid at origin o and o + k along each axis.
+/// No sample lies on a lattice line (two integer coordinates): along one,
+/// the cube-diagonal gradients leave 4 shapes of noise per cell (only
+/// their signs along the line matter), so shifted lines match by chance
+/// in a quarter of their cells.
 #[test]
 fn default_grids_do_not_repeat() {
     let p = Perlin::new(3);
@@ -127,7 +132,7 @@ fn default_grids_do_not_repeat() {
         p.fill_grid3(&g, &mut out).unwrap();
         out
     };
-    let (o2, o3) = ([0.3, -5.25], [0.5, -2.0, 9.0]);
+    let (o2, o3) = ([0.31, -5.25], [0.31, -2.13, 9.07]);
     let (base2, base3) = (fill2(o2), fill3(o3));
     for k in SHIFTS {
         for axis in 0..3 {
@@ -150,9 +155,15 @@ fn default_grids_do_not_repeat() {
 #[test]
 fn periods_are_exact_at_any_length() {
     let n = 512;
-    let xs = stream(n, 7, 50.0);
-    let ys = stream(n, 8, 50.0);
-    let zs = stream(n, 9, 50.0);
+    // Multiples of 2⁻²⁰, so every shift below is exact in `f64`.
+    let exact = |c: Vec<f64>| -> Vec<f64> {
+        c.iter()
+            .map(|&v| (v * 1_048_576.0).floor() / 1_048_576.0)
+            .collect()
+    };
+    let xs = exact(stream(n, 7, 50.0));
+    let ys = exact(stream(n, 8, 50.0));
+    let zs = exact(stream(n, 9, 50.0));
     for period in [1u32, 3, 300, 1000, 65536] {
         for source in [HashMode::Coordinates, HashMode::Permutation] {
             let p = Perlin::with_hash(5, source)
@@ -185,6 +196,90 @@ fn periods_are_exact_at_any_length() {
                 let moved = eval(256.0, 0.0, 0.0);
                 let d = differing(&base, &moved);
                 assert!(d > 0.99, "period {period} repeats at 256 ({d} differ)");
+            }
+        }
+    }
+}
+
+/// Periodic noise through the `f32` batch path (cells reduced in vectors,
+/// or lane by lane far out) equals the `f64` path (exact per point) bit for
+/// bit at every level and both modes, near the origin, at multiples of the
+/// period, and far out (2²² to 2³⁰ cells, where the vector quotient is
+/// refused); and the `f32` path is periodic too.
+#[test]
+fn periodic_f32_path_equals_the_exact_path() {
+    let n = 700;
+    let mut coords: [Vec<f32>; 3] = std::array::from_fn(|a| {
+        stream(n, 20 + a as u64, 80.0)
+            .iter()
+            .map(|&c| (c - 40.0) as f32)
+            .collect()
+    });
+    // Some lanes far out, some on multiples of the periods used below.
+    for (i, c) in coords[0].iter_mut().enumerate().step_by(7) {
+        *c = match i % 4 {
+            0 => 4_194_304.5 + i as f32,
+            1 => -1_073_741_824.0 + 128.0 * i as f32,
+            2 => 3000.0,
+            _ => -65_536.0,
+        };
+    }
+    for mode in HashMode::ALL {
+        for period in [1u32, 3, 7, 300, 1000, 65_536, 99_991, 1 << 24, 1 << 25] {
+            let reference = Perlin::with_hash(9, mode)
+                .with_period([period, 300, period, 5])
+                .unwrap()
+                .with_level(Level::Scalar)
+                .unwrap();
+            let c64: Vec<Vec<f64>> = coords
+                .iter()
+                .map(|c| c.iter().map(|&v| f64::from(v)).collect())
+                .collect();
+            let mut exact = vec![0.0f32; n];
+            reference
+                .fill3_f64(&c64[0], &c64[1], &c64[2], &mut exact)
+                .unwrap();
+            for level in Level::available() {
+                let p = reference.clone().with_level(level).unwrap();
+                let mut out = vec![0.0f32; n];
+                p.fill3(&coords[0], &coords[1], &coords[2], &mut out)
+                    .unwrap();
+                for i in 0..n {
+                    assert_eq!(
+                        out[i].to_bits(),
+                        exact[i].to_bits(),
+                        "{mode:?} period {period} {level:?} at {:?}",
+                        (coords[0][i], coords[1][i], coords[2][i])
+                    );
+                }
+            }
+            // Periodic in f32 too: shifted by whole periods (exact in f32:
+            // multiples of 2⁻¹⁰ below 2¹⁷ in magnitude; far lanes moved in).
+            if period <= 1000 {
+                let near = |c: &Vec<f32>| -> Vec<f32> {
+                    c.iter()
+                        .map(|&v| match v.abs() > 70_000.0 {
+                            true => 0.25,
+                            false => (v * 1024.0).floor() / 1024.0,
+                        })
+                        .collect()
+                };
+                let (x, y, z) = (near(&coords[0]), near(&coords[1]), near(&coords[2]));
+                let k = period as f32;
+                let shift =
+                    |c: &[f32], by: f32| -> Vec<f32> { c.iter().map(|&v| v + by).collect() };
+                let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
+                reference.fill3(&x, &y, &z, &mut a).unwrap();
+                reference
+                    .fill3(
+                        &shift(&x, -2.0 * k),
+                        &shift(&y, 300.0),
+                        &shift(&z, k),
+                        &mut b,
+                    )
+                    .unwrap();
+                let (a, b) = (a.iter().map(|v| v.to_bits()), b.iter().map(|v| v.to_bits()));
+                assert!(a.eq(b), "{mode:?} period {period}: f32 path not periodic");
             }
         }
     }

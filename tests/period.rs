@@ -1,7 +1,8 @@
 //! Periodic noise (`Perlin::with_period`): shifting any axis by its period
 //! changes no bit, for `noiseN`, `fillN`, `fillN_f64` and `fill_gridN` at
 //! every level; the batch methods agree with the scalar `noiseN`; grids of
-//! whole periods tile seamlessly; a period of 256 (or a multiple of it)
+//! whole periods tile seamlessly; the natural period (256 cells, or a
+//! multiple, for the permutation; `u32::MAX` for the full-coordinate hash)
 //! changes nothing; a period of 0 is refused readably.
 
 mod common;
@@ -9,7 +10,8 @@ use common::any_perlin;
 
 use common::{
     FillGrid, adversarial, assert_every_level_matches_scalar, assert_fill_f64_matches_fill, bits,
-    borrow, count, fill, fill_f64, grid_points, grid_values, noise, perlins, show, unflatten,
+    borrow, count, effective_period, fill, fill_f64, grid_points, grid_values, noise, perlins,
+    show, unflatten,
 };
 use noisefield::{Error, Grid, Level, Perlin};
 use proptest::prelude::*;
@@ -100,7 +102,8 @@ proptest! {
     }
 
     /// The same in `f64` for any period up to `u32::MAX` (shifts exact in
-    /// `f64`), through `fillN_f64` at every level, at both signs.
+    /// `f64`; an axis at `u32::MAX` shifts by the mode's natural period),
+    /// through `fillN_f64` at every level, at both signs.
     #[test]
     fn fill_f64_repeats_with_any_period(
         p in any_perlin(),
@@ -118,7 +121,8 @@ proptest! {
                 // One point per shifted axis, after the unshifted one.
                 for axis in 0..dims {
                     for (a, input) in inputs.iter_mut().enumerate() {
-                        let shift = if a == axis { k * i64::from(period[a]) } else { 0 };
+                        let step = effective_period(&p, period[a]) as i64;
+                        let shift = if a == axis { k * step } else { 0 };
                         let v = c[a] + shift as f64;
                         prop_assert_eq!(v - shift as f64, c[a], "the shift should be exact");
                         input.push(v);
@@ -203,7 +207,7 @@ fn periodic_table_products_match_scalar() {
 
 /// `x mod p` of an integral `f64`, from its integer mantissa and exponent
 /// in `u128` arithmetic (independent of any `f64` remainder).
-fn integral_mod(x: f64, p: u32) -> f64 {
+fn integral_mod(x: f64, p: u64) -> f64 {
     assert!(x.is_finite() && x == x.trunc());
     if x == 0.0 {
         return 0.0;
@@ -259,16 +263,21 @@ fn huge_f64_coordinates_wrap_exactly() {
     assert_eq!(integral_mod(1e300, 256), 0.0);
     assert_eq!(integral_mod(12_345.0, 100), 45.0);
     assert_eq!(integral_mod(-12_345.0, 100), 55.0);
-    assert_eq!(integral_mod(4_294_967_296.0, u32::MAX), 1.0);
+    assert_eq!(integral_mod(4_294_967_296.0, u64::from(u32::MAX)), 1.0);
+    assert_eq!(integral_mod(-1.0, 1 << 32), 4_294_967_295.0);
     let mut periods: Vec<[u32; 4]> = PERIODS.to_vec();
     periods.push([256; 4]);
-    for period in periods {
-        let p = periodic(&Perlin::permuted(5), period);
+    for (period, mode) in periods
+        .iter()
+        .flat_map(|&p| [(p, Perlin::permuted(5)), (p, Perlin::new(5))])
+    {
+        let p = periodic(&mode, period);
+        let wrap = [0, 1].map(|a| effective_period(&p, period[a]));
         for level in Level::available() {
             let p = p.clone().with_level(level).unwrap();
             for &x in &xs {
-                let r = integral_mod(x, period[0]);
-                assert!(r < f64::from(period[0]));
+                let r = integral_mod(x, wrap[0]);
+                assert!(r < wrap[0] as f64);
                 let ys = [0.3, 0.3];
                 let zs = [-1.7, -1.7];
                 let mut out = [0.0f32; 2];
@@ -282,7 +291,7 @@ fn huge_f64_coordinates_wrap_exactly() {
                     out[1]
                 );
                 // The same on the y axis of 2D, with the y period.
-                let r = integral_mod(x, period[1]);
+                let r = integral_mod(x, wrap[1]);
                 p.fill2_f64(&[0.3, 0.3], &[x, r], &mut out).unwrap();
                 assert_eq!(out[0].to_bits(), out[1].to_bits(), "y = {x:e}, {period:?}");
             }
@@ -445,11 +454,13 @@ fn a_grid_of_one_period_tiles_seamlessly_4d() {
     tiles_seamlessly::<4>();
 }
 
-/// Periods of 256 or a multiple of it on every axis a call uses change
-/// nothing (Ken's table has period 256), whatever the unused axes' periods:
-/// `noiseN`, `fillN` and `fillN_f64` at every level, and `fill_gridN`.
+/// The natural period on every axis a call uses changes nothing, whatever
+/// the unused axes' periods: in the permutation mode periods of 256 or a
+/// multiple of it (Ken's table has period 256), in the full-coordinate mode
+/// `u32::MAX` (the lattice's own 2³²). `noiseN`, `fillN` and `fillN_f64` at
+/// every level, and `fill_gridN`.
 #[test]
-fn period_256_changes_nothing() {
+fn the_natural_period_changes_nothing() {
     let t = adversarial();
     let n = t.len();
     let xs: Vec<f32> = (0..n * n).map(|i| t[i % n]).collect();
@@ -462,17 +473,25 @@ fn period_256_changes_nothing() {
         .map(|s| s.iter().map(|&v| f64::from(v)).collect())
         .collect();
     for (name, plain) in perlins() {
-        let natural = plain.clone().with_period([256; 4]).unwrap();
+        let table = plain.permutation().is_some();
+        let natural_period = if table { 256 } else { u32::MAX };
+        let natural = plain.clone().with_period([natural_period; 4]).unwrap();
         assert_eq!(natural, plain, "{name}");
-        assert_eq!(natural.period().unwrap_or([256; 4]), [256; 4]);
+        assert_eq!(natural.period(), None, "{name}");
+        let multiples: &[u32] = if table {
+            &[512, 1024, 256 * 4099]
+        } else {
+            &[u32::MAX]
+        };
         for dims in 1..=4 {
-            // The axes this dimension uses at 256 (or 512, 1024), the rest odd.
-            let mut variants = vec![[256; 4]];
-            for multiple in [512, 1024, 256 * 4099] {
+            // The axes this dimension uses at the natural period (or a
+            // multiple), the rest odd.
+            let mut variants = vec![[natural_period; 4]];
+            for &multiple in multiples {
                 let mut period = [7, 9, 11, 13];
                 period[..dims].fill(multiple);
                 variants.push(period);
-                period[..dims].fill(256);
+                period[..dims].fill(natural_period);
                 variants.push(period);
             }
             for period in variants {

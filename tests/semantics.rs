@@ -4,9 +4,9 @@
 //! seeding, and thread safety.
 
 mod common;
-use common::any_perlin;
+use common::{any_perlin, any_table_perlin};
 
-use common::{TWO_POW_23, TWO_POW_31, adversarial, fill, noise, perlins, show};
+use common::{TWO_POW_23, TWO_POW_31, adversarial, fill, noise, perlins, show, table_perlins};
 use noisefield::{Error, Level, Perlin};
 use proptest::prelude::*;
 
@@ -228,7 +228,7 @@ proptest! {
 
     #[test]
     fn noise3_matches_kens_f64_code(
-        p in any_perlin(),
+        p in any_table_perlin(),
         points in prop::collection::vec((-1e4f32..1e4, -1e4f32..1e4, -1e4f32..1e4), 64),
     ) {
         for (x, y, z) in points {
@@ -239,7 +239,7 @@ proptest! {
     /// Small coordinates, where most of a value's bits are fraction.
     #[test]
     fn noise3_matches_kens_f64_code_near_the_origin(
-        p in any_perlin(),
+        p in any_table_perlin(),
         points in prop::collection::vec((-4f32..4.0, -4f32..4.0, -4f32..4.0), 64),
     ) {
         for (x, y, z) in points {
@@ -250,7 +250,7 @@ proptest! {
     /// 2D is the z = 0 slice of Ken's 3D noise.
     #[test]
     fn noise2_matches_kens_f64_code_at_z_0(
-        p in any_perlin(),
+        p in any_table_perlin(),
         points in prop::collection::vec((-1e4f32..1e4, -1e4f32..1e4), 64),
     ) {
         for (x, y) in points {
@@ -265,7 +265,7 @@ proptest! {
 
     #[test]
     fn noise2_is_noise3_at_z_0(
-        p in any_perlin(),
+        p in any_table_perlin(),
         points in prop::collection::vec(
             (any::<u32>(), any::<u32>(), -1e4f32..1e4, -1e4f32..1e4, any::<bool>()),
             64,
@@ -287,7 +287,7 @@ proptest! {
 #[test]
 fn noise2_is_noise3_at_z_0_on_the_table() {
     let t = adversarial();
-    for (name, p) in perlins() {
+    for (name, p) in table_perlins() {
         for &x in &t {
             for &y in &t {
                 let (a, b) = (p.noise2(x, y), p.noise3(x, y, 0.0));
@@ -304,16 +304,17 @@ fn noise2_is_noise3_at_z_0_on_the_table() {
 // ---------------------------------------------------------------- 1D
 
 /// Slopes near every integer in -300..300 are in ±{0.25, 0.5, …, 2}, never
-/// near 0; the slope at `n` depends only on `P[n mod 256] mod 16`, and the
-/// 16 values of that give the 16 different slopes.
+/// near 0, and all 16 occur, in both modes; in the permutation mode the
+/// slope at `n` depends only on `P[n mod 256] mod 16`, and the 16 values of
+/// that give the 16 different slopes.
 #[test]
 fn noise1_slopes_at_the_integers() {
     let allowed: Vec<f64> = (1..=8)
         .flat_map(|k| [0.25 * f64::from(k), -0.25 * f64::from(k)])
         .collect();
     for (name, p) in perlins() {
-        let perm = p.permutation().unwrap();
         let mut slope_of_hash: [Option<f64>; 16] = [None; 16];
+        let mut seen_slopes: Vec<f64> = Vec::new();
         for n in -300i32..300 {
             let x = n as f32 + 1e-3;
             // The offset actually evaluated (exact: Sterbenz).
@@ -332,6 +333,12 @@ fn noise1_slopes_at_the_integers() {
                 slope.abs() >= 0.2,
                 "{name}: slope {slope} right of {n} is near 0"
             );
+            if !seen_slopes.contains(&nearest) {
+                seen_slopes.push(nearest);
+            }
+            let Some(perm) = p.permutation() else {
+                continue;
+            };
             let h = usize::from(perm[n.rem_euclid(256) as usize] & 15);
             match slope_of_hash[h] {
                 None => slope_of_hash[h] = Some(nearest),
@@ -341,11 +348,15 @@ fn noise1_slopes_at_the_integers() {
                 ),
             }
         }
-        let mut seen: Vec<f64> = slope_of_hash.iter().map(|s| s.unwrap()).collect();
-        seen.sort_by(f64::total_cmp);
         let mut all = allowed.clone();
         all.sort_by(f64::total_cmp);
-        assert_eq!(seen, all, "{name}: the 16 hashes should give the 16 slopes");
+        seen_slopes.sort_by(f64::total_cmp);
+        assert_eq!(seen_slopes, all, "{name}: all 16 slopes should occur");
+        if p.permutation().is_some() {
+            let mut seen: Vec<f64> = slope_of_hash.iter().map(|s| s.unwrap()).collect();
+            seen.sort_by(f64::total_cmp);
+            assert_eq!(seen, all, "{name}: the 16 hashes should give the 16 slopes");
+        }
     }
 }
 
@@ -511,20 +522,34 @@ fn nan_or_infinity_anywhere_gives_canonical_nan() {
 
 // ---------------------------------------------- huge values, period 256
 
-/// `x mod 256` of an integer-valued `f32`, as an `f32` in 0..256 (computed
-/// exactly in `f64`).
-fn lattice_mod_256(x: f32) -> f32 {
-    f64::from(x).rem_euclid(256.0) as f32
+/// The lattice plane an integer-valued `f32` lands on, as an `f32`: `x mod
+/// 256` in 0..256 for the permutation; for the full-coordinate hash `x mod
+/// 2³²` taken into [−2³¹, 2³¹) (exact in `f32`: a huge `x` is a multiple of
+/// 256). Computed exactly in `f64`.
+fn lattice_plane(p: &Perlin, x: f32) -> f32 {
+    match p.permutation() {
+        Some(_) => f64::from(x).rem_euclid(256.0) as f32,
+        None => {
+            let r = f64::from(x).rem_euclid(4_294_967_296.0);
+            let r = if r >= 2_147_483_648.0 {
+                r - 4_294_967_296.0
+            } else {
+                r
+            };
+            assert_eq!(f64::from(r as f32), r, "{x:e}");
+            r as f32
+        }
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// |x| >= 2^23 on any axis: finite, within the range, and exactly the
-    /// value at the lattice plane `x mod 256` (cell index floor(x) mod 256,
-    /// computed exactly).
+    /// value at the lattice plane `x` mod the natural period (256 for the
+    /// permutation, 2³² for the full-coordinate hash; computed exactly).
     #[test]
-    fn huge_coordinates_are_lattice_planes_mod_256(
+    fn huge_coordinates_are_lattice_planes_mod_the_natural_period(
         p in any_perlin(),
         huge in prop::collection::vec(huge_finite(), 4),
         ordinary in prop::collection::vec(-1e3f32..1e3, 4),
@@ -539,7 +564,7 @@ proptest! {
             prop_assert!(v.is_finite(), "noise{} at {} is {:e}", dims, show(&c), v);
             prop_assert!(v.abs() <= BOUNDS[dims - 1]);
             let reduced: Vec<f32> = (0..dims)
-                .map(|d| if mask >> d & 1 == 1 { lattice_mod_256(huge[d]) } else { ordinary[d] })
+                .map(|d| if mask >> d & 1 == 1 { lattice_plane(&p, huge[d]) } else { ordinary[d] })
                 .collect();
             let r = noise(&p, &reduced);
             prop_assert_eq!(
@@ -553,7 +578,7 @@ proptest! {
     /// coordinates are exact: at most 24 significant bits).
     #[test]
     fn period_256_on_every_axis(
-        p in any_perlin(),
+        p in any_table_perlin(),
         cells in prop::collection::vec(-(1i32 << 14)..(1 << 14), 4),
         fractions in prop::collection::vec(0u32..256, 4),
         shift in -20i32..=20,
@@ -579,24 +604,35 @@ proptest! {
     }
 }
 
+/// Multiples `k · 2³¹` behave as 0 in the permutation mode (multiples of
+/// 256); in the full-coordinate mode as 0 for even `k` (multiples of 2³²)
+/// and as −2³¹ for odd `k`.
 #[test]
-fn multiples_of_2_pow_31_behave_as_0() {
+fn multiples_of_2_pow_31_behave_as_their_lattice_plane() {
     let t = adversarial();
     let finite: Vec<f32> = t.iter().copied().filter(|v| v.is_finite()).collect();
     for (name, p) in perlins() {
         for k in [-64.0f32, -3.0, -1.0, 1.0, 2.0, 3.0, 1000.0, 1e20] {
             let x = TWO_POW_31 * k;
+            let plane = lattice_plane(&p, x);
+            let odd = k.abs() < 4.0 && k.abs() % 2.0 == 1.0;
+            let expected = match p.permutation() {
+                Some(_) => 0.0,
+                None if odd => -TWO_POW_31,
+                None => 0.0,
+            };
+            assert_eq!(plane, expected, "{name}: k = {k}");
             for (i, &y) in finite.iter().enumerate() {
                 let z = finite[(i * 7 + 3) % finite.len()];
                 let w = finite[(i * 13 + 5) % finite.len()];
                 let pairs = [
-                    (p.noise1(x), p.noise1(0.0)),
-                    (p.noise2(x, y), p.noise2(0.0, y)),
-                    (p.noise3(x, y, z), p.noise3(0.0, y, z)),
-                    (p.noise3(y, x, z), p.noise3(y, 0.0, z)),
-                    (p.noise3(y, z, x), p.noise3(y, z, 0.0)),
-                    (p.noise4(x, y, z, w), p.noise4(0.0, y, z, w)),
-                    (p.noise4(y, z, w, x), p.noise4(y, z, w, 0.0)),
+                    (p.noise1(x), p.noise1(plane)),
+                    (p.noise2(x, y), p.noise2(plane, y)),
+                    (p.noise3(x, y, z), p.noise3(plane, y, z)),
+                    (p.noise3(y, x, z), p.noise3(y, plane, z)),
+                    (p.noise3(y, z, x), p.noise3(y, z, plane)),
+                    (p.noise4(x, y, z, w), p.noise4(plane, y, z, w)),
+                    (p.noise4(y, z, w, x), p.noise4(y, z, w, plane)),
                 ];
                 for (j, (a, b)) in pairs.iter().enumerate() {
                     assert_eq!(
@@ -607,7 +643,10 @@ fn multiples_of_2_pow_31_behave_as_0() {
                 }
             }
         }
-        // The period in the words.
+        // The period in the words (the permutation mode's).
+        if p.permutation().is_none() {
+            continue;
+        }
         for &(y, z) in &[(0.5f32, 0.25f32), (-3.7, 12.125), (100.3, -0.75)] {
             assert_eq!(
                 p.noise3(256.0 + 0.5, y, z).to_bits(),

@@ -56,6 +56,18 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
     fn staged<S: Simd>(s: S, c0: &[u32], c1: &[u32]) -> (Self::Cell<S>, Self::Cell<S>);
     /// One cell pair on every lane.
     fn splat_cells<S: Simd>(s: S, c0: u32, c1: u32) -> (Self::Cell<S>, Self::Cell<S>);
+    /// Stage 1 in `f32` with a period: `floor mod period` of each already
+    /// floored coordinate and the next cell mod `period`, when this mode
+    /// computes them in vectors for this step; `None` sends the step to the
+    /// exact lane-by-lane `f64` path.
+    #[inline(always)]
+    fn periodic_cells<S: Simd>(
+        _: S,
+        _floored: S::F,
+        _period: u64,
+    ) -> Option<(Self::Cell<S>, Self::Cell<S>)> {
+        None
+    }
     /// The whole-step work for the `2^D` corners of cells `cells[a]` (lower,
     /// upper) on each axis `a`.
     fn step<S: Simd, const D: usize>(
@@ -332,6 +344,11 @@ impl LatticeHash for CoordinateHash {
     }
 
     #[inline(always)]
+    fn periodic_cells<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, S::U)> {
+        periodic_cells32(s, floored, period)
+    }
+
+    #[inline(always)]
     fn step<S: Simd, const D: usize>(
         _: S,
         _: &S::UP,
@@ -398,6 +415,55 @@ impl LatticeHash for CoordinateHash {
     }
 }
 
+/// Largest period whose cells [`periodic_cells32`] reduces in vectors.
+pub(crate) const VECTOR_PERIOD_MAX: u64 = 1 << 24;
+
+/// `(floor mod period, (floor + 1) mod period)` of every lane of an already
+/// floored step, in 32-bit lanes, for `period` ≤ [`VECTOR_PERIOD_MAX`];
+/// `None` if the period is larger or a lane is too far from the origin (the
+/// quotient below could be off by more than one), NaN or ±inf.
+///
+/// The quotient `q = floor(floor · (1/period))` in `f32` has a relative
+/// error under 2⁻²³, so while |q| < 2²² it is `floor(floor / period)` or
+/// one off either way. Then `r = cell − q · period` (exact in wrapping
+/// 32-bit arithmetic, since the true `r` is small) lies in
+/// `[−period, 2·period)`, and one unsigned `min` each way brings it into
+/// `[0, period)`: `min(r, r + period)` adds the period to a negative `r`
+/// (as unsigned it is above `2³² − period`), `min(r, r − period)` takes it
+/// from an `r` at or above the period (below, `r − period` wraps high).
+#[inline(always)]
+fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, S::U)> {
+    if period > VECTOR_PERIOD_MAX {
+        return None;
+    }
+    let quotient = s.floor(floored * s.splat((1.0 / period as f64) as f32));
+    let (cells, cells_in_range) = s.cells32(floored);
+    let (quotients, _) = s.cells32(quotient);
+    // |q| < 2²² exactly when q · 2⁹ (an exact product) is in i32 range.
+    let (_, quotients_small) = s.cells32(quotient * s.splat(512.0));
+    if !(cells_in_range && quotients_small) {
+        return None;
+    }
+    let p = period as u32;
+    let (plus, minus, one) = (
+        s.splat_u32(p),
+        s.splat_u32(p.wrapping_neg()),
+        s.splat_u32(1),
+    );
+    let (mut c0, mut c1) = (cells, cells);
+    crate::kernel::for_each_part!(S, |k| {
+        let q_p = s.mul_u32(s.u32_part(quotients, k), minus);
+        let r = s.add_u32(s.u32_part(cells, k), q_p);
+        let r = s.min_u32(r, s.add_u32(r, plus));
+        let r = s.min_u32(r, s.add_u32(r, minus));
+        let next = s.add_u32(r, one);
+        let next = s.min_u32(next, s.add_u32(next, minus));
+        s.set_u32_part(&mut c0, k, r);
+        s.set_u32_part(&mut c1, k, next);
+    });
+    Some((c0, c1))
+}
+
 /// The cell `floor mod 2³²` of every lane of an already floored step, lane
 /// by lane (the path for steps with a lane outside ±2³¹, NaN or ±inf).
 #[inline(always)]
@@ -460,6 +526,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The vector periodic cells equal `floor mod period` (and the next cell)
+    /// wherever they are given, including at multiples of the period and far
+    /// from the origin, and are given for every lane within 2²² cells.
+    #[test]
+    fn periodic_cells_are_floor_mod_period() {
+        let s = Scalar;
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut given, mut refused) = (0, 0);
+        for period in [
+            1u64,
+            2,
+            3,
+            7,
+            255,
+            256,
+            300,
+            1000,
+            65_535,
+            65_536,
+            99_991,
+            (1 << 24) - 1,
+            1 << 24,
+        ] {
+            let mut values = vec![0.0f32, -0.0, 1.0, -1.0, 2_147_483_520.0, -2_147_483_648.0];
+            for k in [
+                -5_000_000i64,
+                -1000,
+                -3,
+                -2,
+                -1,
+                0,
+                1,
+                2,
+                3,
+                1000,
+                5_000_000,
+            ] {
+                for d in [-1, 0, 1] {
+                    values.push((k * period as i64 + d) as f32);
+                }
+            }
+            for _ in 0..2000 {
+                let magnitude = 1u64 << (random() % 32);
+                let v = (random() % (2 * magnitude)) as f64 - magnitude as f64;
+                values.push((v as f32).floor());
+            }
+            for v in values {
+                let v = v.floor();
+                match periodic_cells32(s, v, period) {
+                    Some((c0, c1)) => {
+                        let want = super::super::lattice_mod(f64::from(v), period);
+                        assert_eq!(u64::from(c0), want, "{v} mod {period}");
+                        assert_eq!(u64::from(c1), (want + 1) % period, "{v} mod {period}");
+                        given += 1;
+                    }
+                    None => {
+                        assert!(v.abs() >= 4_194_304.0, "{v} mod {period} refused");
+                        refused += 1;
+                    }
+                }
+            }
+        }
+        assert!(given > 10 * refused, "{given} given, {refused} refused");
+        assert!(periodic_cells32(s, f32::NAN, 3).is_none());
+        assert!(periodic_cells32(s, f32::INFINITY, 3).is_none());
+        assert!(periodic_cells32(s, 5.0, (1 << 24) + 1).is_none());
     }
 
     /// A shift by 2³¹ cells on several axes at once does not cancel in the

@@ -76,7 +76,26 @@ pub(crate) struct RowAxis {
     /// The fades of the other axes' samples, per axis (`other_fades[a]` is
     /// axis `a + 1`).
     other_fades: Vec<Vec<f32>>,
+    /// Windows of [`NARROW_WINDOW`] planes per [`NARROW_GRANULE`] samples,
+    /// when every granule's planes fit (x steps up to about ¾): backends
+    /// whose parts are at most 8 lanes read them with one 8-entry lookup
+    /// instead of a 32-entry one (AVX2: one `vpermps` instead of four and
+    /// three blends).
+    narrow: Option<NarrowWindows>,
 }
+
+/// Per [`NARROW_GRANULE`] samples, its first plane; per sample, its lower
+/// and upper planes minus its granule's first (all below [`NARROW_WINDOW`]).
+struct NarrowWindows {
+    first_plane: Vec<usize>,
+    lower: Vec<u8>,
+    upper: Vec<u8>,
+}
+
+/// Samples per narrow window (one AVX2 part).
+const NARROW_GRANULE: usize = 8;
+/// Planes in a narrow window.
+const NARROW_WINDOW: usize = 8;
 
 /// Rows whose coefficients are computed together before they are evaluated.
 const BLOCK_ROWS: usize = 8;
@@ -138,7 +157,7 @@ impl RowAxis {
         }
         // Each granule's first plane and its samples' planes relative to it,
         // or `None` if a granule reaches more planes than a window holds.
-        let windows = |granule: usize| {
+        let windows = |granule: usize, window: usize| {
             let mut first_plane = Vec::with_capacity(padded_samples / granule);
             let (mut lower_rel, mut upper_rel) =
                 (vec![0u8; padded_samples], vec![0u8; padded_samples]);
@@ -147,7 +166,7 @@ impl RowAxis {
                 let all = lower[block.clone()].iter().chain(&upper[block.clone()]);
                 let (first, last) =
                     all.fold((usize::MAX, 0), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-                if last - first >= PLANE_WINDOW {
+                if last - first >= window {
                     return None;
                 }
                 first_plane.push(first);
@@ -159,7 +178,15 @@ impl RowAxis {
             Some((granule, first_plane, lower_rel, upper_rel))
         };
         let (granule, first_plane, lower_rel, upper_rel) =
-            windows(MAX_LANES).or_else(|| windows(FINE_GRANULE))?;
+            windows(MAX_LANES, PLANE_WINDOW).or_else(|| windows(FINE_GRANULE, PLANE_WINDOW))?;
+        let narrow =
+            windows(NARROW_GRANULE, NARROW_WINDOW).map(|(_, first_plane, lower, upper)| {
+                NarrowWindows {
+                    first_plane,
+                    lower,
+                    upper,
+                }
+            });
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES, 0);
         let other_fades = axes[1..]
@@ -176,6 +203,7 @@ impl RowAxis {
             lower: lower_rel,
             upper: upper_rel,
             other_fades,
+            narrow,
         })
     }
 }
@@ -438,7 +466,18 @@ fn evaluate_row<S: Simd, O: RowSink>(
 ) {
     let (a_all, b_all) = coeff.split_at(coeff.len() / 2);
     // One loop per window granule, so each keeps its values in registers.
-    if x.granule == MAX_LANES {
+    if let (Some(narrow), true) = (&x.narrow, S::LANES / S::PARTS <= NARROW_GRANULE) {
+        let n = S::LANES;
+        for (k, dst) in out.chunks_mut(n).enumerate() {
+            let at = start + k * n;
+            let v = narrow_step_values(s, x, narrow, a_all, b_all, at);
+            if streaming && dst.len() == n {
+                s.store_streaming(v, dst);
+            } else {
+                sink.put(s, v, dst, out_at + k * n);
+            }
+        }
+    } else if x.granule == MAX_LANES {
         row_steps::<S, O, false>(s, x, a_all, b_all, out, start, sink, out_at, streaming);
     } else {
         row_steps::<S, O, true>(s, x, a_all, b_all, out, start, sink, out_at, streaming);
@@ -509,6 +548,38 @@ fn step_values<S: Simd, const FINE: bool>(
     v
 }
 
+/// [`step_values`] from narrow windows (parts of at most 8 lanes): each
+/// part's granules of 8 samples look their coefficients up in a window of
+/// 8 planes. The same coefficients, the same arithmetic: the same bits.
+#[inline(always)]
+fn narrow_step_values<S: Simd>(
+    s: S,
+    x: &RowAxis,
+    narrow: &NarrowWindows,
+    a_all: &[f32],
+    b_all: &[f32],
+    at: usize,
+) -> S::F {
+    let n = S::LANES;
+    let lower = s.load_cells(&narrow.lower[at..at + n]);
+    let upper = s.load_cells(&narrow.upper[at..at + n]);
+    let x0 = s.load(&x.x0[at..at + n]);
+    let x1 = x0 - s.splat(1.0);
+    let mut v = s.load(&x.u[at..at + n]);
+    let part_lanes = n / S::PARTS;
+    super::for_each_part!(S, |q| {
+        let first = narrow.first_plane[(at + q * part_lanes) / NARROW_GRANULE];
+        let a: &[f32; NARROW_WINDOW] = a_all[first..first + NARROW_WINDOW].try_into().unwrap();
+        let b: &[f32; NARROW_WINDOW] = b_all[first..first + NARROW_WINDOW].try_into().unwrap();
+        let (lo, hi) = (s.hashes(lower, q), s.hashes(upper, q));
+        let d0 = s.table8(a, lo) * s.part(x0, q) + s.table8(b, lo);
+        let d1 = s.table8(a, hi) * s.part(x1, q) + s.table8(b, hi);
+        let u = s.part(v, q);
+        s.set_part(&mut v, q, d0 + u * (d1 - d0));
+    });
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -522,20 +593,36 @@ mod tests {
     }
 
     /// Each granule's window holds the planes of its samples: one window per
-    /// step while 64 samples fit, else one per 16 samples, at any step.
+    /// step while 64 samples fit, else one per 16 samples, at any step; and
+    /// narrow windows of 8 planes per 8 samples up to a step of ¾.
     #[test]
     fn windows_cover_their_samples_planes() {
-        for (step, granule) in [
-            (0.02, Some(64)),
-            (-0.55, Some(16)),
-            (0.75, Some(16)),
-            (1.9, Some(16)),
-            (-300.1, Some(16)),
+        for (step, granule, narrow) in [
+            (0.02, Some(64), true),
+            (-0.55, Some(16), true),
+            (0.75, Some(16), true),
+            (-0.75, Some(16), true),
+            (1.9, Some(16), false),
+            (-300.1, Some(16), false),
         ] {
             let x = row_axis(step, 300);
             assert_eq!(x.as_ref().map(|x| x.granule), granule, "step {step}");
             let Some(x) = x else { continue };
+            assert_eq!(x.narrow.is_some(), narrow, "step {step}");
             for i in 0..300 {
+                let cell = (0.3 + i as f64 * step).floor() as i64 as u32;
+                if let Some(w) = &x.narrow {
+                    let first = w.first_plane[i / NARROW_GRANULE];
+                    let planes = [w.lower[i], w.upper[i]].map(|rel| {
+                        assert!(usize::from(rel) < NARROW_WINDOW, "step {step}, sample {i}");
+                        x.planes[first + usize::from(rel)]
+                    });
+                    assert_eq!(
+                        planes,
+                        [cell, cell.wrapping_add(1)],
+                        "narrow: step {step}, sample {i}"
+                    );
+                }
                 let first = x.first_plane[i / x.granule];
                 for rel in [x.lower[i], x.upper[i]] {
                     assert!(usize::from(rel) < PLANE_WINDOW, "step {step}, sample {i}");
@@ -549,7 +636,6 @@ mod tests {
                     x.planes[first + usize::from(x.lower[i])],
                     x.planes[first + usize::from(x.upper[i])],
                 ];
-                let cell = (0.3 + i as f64 * step).floor() as i64 as u32;
                 assert_eq!(
                     cells,
                     [cell, cell.wrapping_add(1)],

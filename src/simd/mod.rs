@@ -17,7 +17,8 @@
 //!   for NaN and ±inf.
 //! - [`Simd::perm`] returns `P[i mod 256]` for every lane, any `i`. Integer
 //!   lanes are only ever used mod 256 (vector backends keep them in bytes).
-//! - [`Simd::table16`] / [`Simd::table32`] return `t[h mod 16]` / `t[h mod 32]`;
+//! - [`Simd::table8`] / [`Simd::table16`] / [`Simd::table32`] return
+//!   `t[h mod 8]` / `t[h mod 16]` / `t[h mod 32]`;
 //!   [`Simd::units16`] / [`Simd::units32`] the same for tables of −1, 0, 1 only.
 //! - [`Simd::min`] / [`Simd::max`] are `a < b ? a : b` / `a > b ? a : b`
 //!   (x86 semantics: the second operand when either is NaN).
@@ -30,7 +31,7 @@
 //!   |v| < 2³¹ (the wrapping `i32` value) and says whether every lane was in
 //!   that range; the kernel computes other steps lane by lane in `f64`.
 //! - `add_u32` and `mul_u32` wrap (the low 32 bits), `shr_u32` is a logical
-//!   shift, `xor_u32` is bitwise.
+//!   shift, `xor_u32` is bitwise, `min_u32` compares unsigned.
 //! - [`Simd::top8`] / [`Simd::top16`] return `t[h >> 29]` / `t[h >> 28]`
 //!   (the hash's top bits pick the entry); [`Simd::top24`] returns
 //!   `h >> 8` as an exact `f32`.
@@ -109,6 +110,8 @@ pub trait Simd: Copy {
     fn load_cells(self, src: &[u8]) -> Self::I;
     fn perm_table(self, t: &PermTable) -> Self::Perm<'_>;
     fn perm(self, t: &Self::Perm<'_>, i: Self::I) -> Self::I;
+    /// `t[h mod 8]` per lane.
+    fn table8(self, t: &[f32; 8], h: Self::H) -> Self::P;
     fn table16(self, t: &[f32; 16], h: Self::H) -> Self::P;
     fn table32(self, t: &[f32; 32], h: Self::H) -> Self::P;
     /// `table16` for a table whose entries are all −1, 0 or 1 (gradient
@@ -133,12 +136,16 @@ pub trait Simd: Copy {
     fn next_u32(self, v: Self::U) -> Self::U;
     /// Part `k` (`k < PARTS`) of a step of cells.
     fn u32_part(self, v: Self::U, k: usize) -> Self::UP;
+    /// Replaces part `k` of a step of cells.
+    fn set_u32_part(self, v: &mut Self::U, k: usize, p: Self::UP);
     fn splat_u32(self, v: u32) -> Self::UP;
     /// Wrapping `a + b` per lane.
     fn add_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
     /// The low 32 bits of `a · b` per lane.
     fn mul_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
     fn xor_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
+    /// The smaller of `a` and `b` as unsigned integers, per lane.
+    fn min_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
     /// Logical `a >> N` per lane (`0 < N < 32`).
     fn shr_u32<const N: i32>(self, a: Self::UP) -> Self::UP;
     /// `t[h >> 29]` per lane: the top 3 bits of a hash pick the entry.

@@ -89,6 +89,10 @@ impl Simd for Portable {
         i32x8::new(i.to_array().map(|i| i32::from(t[(i & 255) as usize])))
     }
     #[inline(always)]
+    fn table8(self, t: &[f32; 8], h: i32x8) -> f32x8 {
+        f32x8::new(h.to_array().map(|h| t[(h & 7) as usize]))
+    }
+    #[inline(always)]
     fn table16(self, t: &[f32; 16], h: i32x8) -> f32x8 {
         f32x8::new(h.to_array().map(|h| t[(h & 15) as usize]))
     }
@@ -127,6 +131,14 @@ impl Simd for Portable {
     #[inline(always)]
     fn u32_part(self, v: u32x8, _: usize) -> u32x8 {
         v
+    }
+    #[inline(always)]
+    fn set_u32_part(self, v: &mut u32x8, _: usize, p: u32x8) {
+        *v = p;
+    }
+    #[inline(always)]
+    fn min_u32(self, a: u32x8, b: u32x8) -> u32x8 {
+        a.min(b)
     }
     #[inline(always)]
     fn splat_u32(self, v: u32) -> u32x8 {

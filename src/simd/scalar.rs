@@ -76,6 +76,10 @@ impl Simd for Scalar {
         i32::from(t[(i & 255) as usize])
     }
     #[inline(always)]
+    fn table8(self, t: &[f32; 8], h: i32) -> f32 {
+        t[(h & 7) as usize]
+    }
+    #[inline(always)]
     fn table16(self, t: &[f32; 16], h: i32) -> f32 {
         t[(h & 15) as usize]
     }
@@ -106,6 +110,14 @@ impl Simd for Scalar {
     #[inline(always)]
     fn u32_part(self, v: u32, _: usize) -> u32 {
         v
+    }
+    #[inline(always)]
+    fn set_u32_part(self, v: &mut u32, _: usize, p: u32) {
+        *v = p;
+    }
+    #[inline(always)]
+    fn min_u32(self, a: u32, b: u32) -> u32 {
+        a.min(b)
     }
     #[inline(always)]
     fn splat_u32(self, v: u32) -> u32 {

@@ -128,6 +128,26 @@ pub fn perlins() -> Vec<(String, Perlin)> {
     ]
 }
 
+/// The permutation-mode entries of [`perlins`]: Ken's semantics (his
+/// gradients, 2D as the z = 0 slice of 3D, a period of 256).
+pub fn table_perlins() -> Vec<(String, Perlin)> {
+    perlins()
+        .into_iter()
+        .filter(|(_, p)| p.permutation().is_some())
+        .collect()
+}
+
+/// Cells after which `p`'s lattice repeats on an axis given period `period`
+/// (`u32::MAX` leaves the axis at the mode's natural period: 256 for the
+/// permutation, 2³² for the full-coordinate hash).
+pub fn effective_period(p: &Perlin, period: u32) -> u64 {
+    match (period, p.permutation()) {
+        (u32::MAX, Some(_)) => 256,
+        (u32::MAX, None) => 1 << 32,
+        (p, _) => u64::from(p),
+    }
+}
+
 /// Scalar `noiseN` at one point of `c.len()` (1 to 4) coordinates.
 pub fn noise(p: &Perlin, c: &[f32]) -> f32 {
     match *c {
@@ -355,6 +375,15 @@ pub fn assert_fill_f64_matches_fill(p: &Perlin, inputs: &[Vec<f32>]) {
             );
         }
     }
+}
+
+/// Ken's table or a seeded table (proptest strategy): the permutation mode.
+pub fn any_table_perlin() -> impl proptest::strategy::Strategy<Value = Perlin> {
+    use proptest::prelude::*;
+    prop_oneof![
+        Just(Perlin::reference()),
+        any::<u64>().prop_map(Perlin::permuted)
+    ]
 }
 
 /// Ken's table, a seeded table or a seeded full-coordinate hash (proptest

@@ -285,6 +285,13 @@ impl Simd for Avx2 {
         })
     }
     #[inline(always)]
+    fn table8(self, t: &[f32; 8], h: PartHashes) -> F32x8 {
+        let dwords = self.widen(h.bytes, h.k);
+        // SAFETY: the token proves AVX2; the load reads the 8 floats of `t`.
+        // vpermps reads bits 0–2 of each index.
+        F32x8(unsafe { _mm256_permutevar8x32_ps(_mm256_loadu_ps(t.as_ptr()), dwords) })
+    }
+    #[inline(always)]
     fn table16(self, t: &[f32; 16], h: PartHashes) -> F32x8 {
         let dwords = self.widen(h.bytes, h.k);
         // SAFETY: the token proves AVX2; the loads read floats 0..8 and 8..16 of `t`.
@@ -388,6 +395,15 @@ impl Simd for Avx2 {
     #[inline(always)]
     fn u32_part(self, v: U32x32, k: usize) -> U32x8 {
         U32x8(v.0[k])
+    }
+    #[inline(always)]
+    fn set_u32_part(self, v: &mut U32x32, k: usize, p: U32x8) {
+        v.0[k] = p.0;
+    }
+    #[inline(always)]
+    fn min_u32(self, a: U32x8, b: U32x8) -> U32x8 {
+        // SAFETY: the token proves AVX2.
+        U32x8(unsafe { _mm256_min_epu32(a.0, b.0) })
     }
     #[inline(always)]
     fn splat_u32(self, v: u32) -> U32x8 {

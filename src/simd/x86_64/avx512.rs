@@ -246,6 +246,16 @@ impl Simd for Avx512 {
         })
     }
     #[inline(always)]
+    fn table8(self, t: &[f32; 8], h: __m512i) -> F32x16 {
+        // SAFETY: the token proves AVX-512F; the load reads the 8 floats of
+        // `t` into the low half (the upper half is zero and never indexed:
+        // the indices are masked to 0..8).
+        F32x16(unsafe {
+            let table = _mm512_zextps256_ps512(_mm256_loadu_ps(t.as_ptr()));
+            _mm512_permutexvar_ps(_mm512_and_si512(h, _mm512_set1_epi32(7)), table)
+        })
+    }
+    #[inline(always)]
     fn table16(self, t: &[f32; 16], h: __m512i) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the load reads the 16 floats of `t`.
         F32x16(unsafe { _mm512_permutexvar_ps(h, _mm512_loadu_ps(t.as_ptr())) })
@@ -336,6 +346,15 @@ impl Simd for Avx512 {
     #[inline(always)]
     fn u32_part(self, v: U32x64, k: usize) -> U32x16 {
         U32x16(v.0[k])
+    }
+    #[inline(always)]
+    fn set_u32_part(self, v: &mut U32x64, k: usize, p: U32x16) {
+        v.0[k] = p.0;
+    }
+    #[inline(always)]
+    fn min_u32(self, a: U32x16, b: U32x16) -> U32x16 {
+        // SAFETY: the token proves AVX-512F.
+        U32x16(unsafe { _mm512_min_epu32(a.0, b.0) })
     }
     #[inline(always)]
     fn splat_u32(self, v: u32) -> U32x16 {

@@ -1,0 +1,75 @@
+//! A fixed workload for counting instructions under callgrind (BENCHMARKS.md):
+//!
+//! ```text
+//! cargo build --release --example instructions
+//! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 1
+//! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 3
+//! ```
+//!
+//! Arguments: the job (`fill3`, `fill3-periodic`, `grid2`, `grid3`), the hash
+//! mode (`coordinates` or `permuted`), the level, and how many times to
+//! repeat it. The difference between 3 and 1 repeats, divided by 2 × the
+//! job's sample count, is the kernel's cost per sample without setup.
+
+use noisefield::{Grid2, Grid3, HashMode, Level, Perlin};
+
+const POINTS: usize = 1 << 16;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [job, mode, level, repeats] = args.as_slice() else {
+        return Err("usage: instructions JOB MODE LEVEL REPEATS".into());
+    };
+    let mode: HashMode = mode.parse()?;
+    let level: Level = level.parse()?;
+    let repeats: usize = repeats.parse()?;
+    let perlin = Perlin::with_hash(0x5eed, mode).with_level(level)?;
+
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut coord = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32 * 2000.0 - 1000.0
+    };
+    let xs: Vec<f32> = (0..POINTS).map(|_| coord()).collect();
+    let ys: Vec<f32> = (0..POINTS).map(|_| coord()).collect();
+    let zs: Vec<f32> = (0..POINTS).map(|_| coord()).collect();
+
+    let samples = match job.as_str() {
+        "fill3" | "fill3-periodic" => {
+            let source = if job == "fill3" {
+                perlin
+            } else {
+                perlin.with_period([300, 300, 300, 300])?
+            };
+            let mut out = vec![0.0f32; POINTS];
+            for _ in 0..repeats {
+                source.fill3(&xs, &ys, &zs, &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            POINTS
+        }
+        "grid2" => {
+            let grid = Grid2::new([0.0; 2], [0.02; 2], [1024, 256]);
+            let mut out = vec![0.0f32; grid.check()?];
+            for _ in 0..repeats {
+                perlin.fill_grid2(&grid, &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            out.len()
+        }
+        "grid3" => {
+            let grid = Grid3::new([0.0; 3], [0.02; 3], [64, 64, 64]);
+            let mut out = vec![0.0f32; grid.check()?];
+            for _ in 0..repeats {
+                perlin.fill_grid3(&grid, &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            out.len()
+        }
+        other => return Err(format!("unknown job {other:?}").into()),
+    };
+    println!("{job} {mode:?} {level}: {samples} samples × {repeats}");
+    Ok(())
+}
