@@ -11,7 +11,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::NoiseFn;
-use noisefield::{Grid2, Grid3, Perlin};
+use noisefield::{Grid2, Grid3, HashMode, Perlin};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -113,5 +113,33 @@ fn grid3_1m(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, grid3, grid2, grid3_1m);
+/// Grids in both hash modes at the detected level, plain and periodic (a
+/// 64-cell tile on every axis): `fill_grid2` 4096², `fill_grid3` 128×128×64,
+/// step 0.02, one thread.
+fn grid_modes(c: &mut Criterion) {
+    let mut g = c.benchmark_group("grid-modes");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    let grid2 = Grid2::new([0.0; 2], [0.02; 2], [4096; 2]);
+    let grid3 = Grid3::new([0.0; 3], [0.02; 3], [128, 128, 64]);
+    let mut field = vec![0.0f32; 4096 * 4096];
+    for mode in HashMode::ALL {
+        let plain = Perlin::with_hash(0, mode);
+        let periodic = plain.clone().with_period([64; 4]).unwrap();
+        for (name, p) in [("plain", plain), ("periodic", periodic)] {
+            g.throughput(Throughput::Elements(4096 * 4096));
+            let id = format!("fill_grid2-{name}-{}", mode.name());
+            g.bench_function(BenchmarkId::new(id, "4096^2"), |b| {
+                b.iter(|| p.fill_grid2(&grid2, &mut field).unwrap())
+            });
+            g.throughput(Throughput::Elements(128 * 128 * 64));
+            let id = format!("fill_grid3-{name}-{}", mode.name());
+            g.bench_function(BenchmarkId::new(id, "128x128x64"), |b| {
+                b.iter(|| p.fill_grid3(&grid3, &mut field[..128 * 128 * 64]).unwrap())
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, grid3, grid2, grid3_1m, grid_modes);
 criterion_main!(benches);

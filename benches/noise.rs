@@ -2,12 +2,14 @@
 //! the `noise` crate's 3D Perlin as the anchor, all in elements per second.
 //!
 //! `cargo bench --bench noise` runs everything; `cargo bench --bench noise -- goal`
-//! runs only the speed goal (4,194,304 points, fill3 best level vs
-//! `noise::Perlin::get`).
+//! runs only the speed goal (4,194,304 points, default `fill3` at the best
+//! level vs `noise::Perlin::get`); `-- modes` both hash modes at every level,
+//! plain and periodic. The per-level `fillN` groups measure Ken's table
+//! (`Perlin::reference`).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::NoiseFn;
-use noisefield::{Level, Perlin};
+use noisefield::{HashMode, Level, Perlin};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -69,7 +71,8 @@ fn fills(c: &mut Criterion) {
     }
 }
 
-/// The goal: best-level fill3 ≥ 110× the noise crate, same 4,194,304 points.
+/// The speed goal: the default `fill3` at the best level against the noise
+/// crate, same 4,194,304 points.
 fn goal(c: &mut Criterion) {
     let n = 4_194_304;
     let xyz = random_coords(n, 3);
@@ -77,7 +80,7 @@ fn goal(c: &mut Criterion) {
     let mut g = c.benchmark_group("goal");
     g.throughput(Throughput::Elements(n as u64));
     g.sample_size(10).measurement_time(Duration::from_secs(8));
-    let p = Perlin::reference();
+    let p = Perlin::new(0);
     g.bench_function(BenchmarkId::new(format!("fill3-{}", p.level()), n), |b| {
         b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
     });
@@ -85,5 +88,30 @@ fn goal(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fills, goal);
+/// Both hash modes at every level, plain and periodic (period 300 on every
+/// axis), with the noise crate as the anchor: 4,194,304 random points.
+fn modes(c: &mut Criterion) {
+    let n = 4_194_304;
+    let xyz = random_coords(n, 3);
+    let mut out = vec![0.0f32; n];
+    let mut g = c.benchmark_group("modes");
+    g.throughput(Throughput::Elements(n as u64));
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    for level in Level::available() {
+        for mode in HashMode::ALL {
+            let plain = Perlin::with_hash(0, mode).with_level(level).unwrap();
+            let periodic = plain.clone().with_period([300; 4]).unwrap();
+            for (name, p) in [("fill3", plain), ("fill3-periodic", periodic)] {
+                let id = format!("{name}-{}-{}", mode.name(), level.name());
+                g.bench_function(BenchmarkId::new(id, n), |b| {
+                    b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+                });
+            }
+        }
+    }
+    anchor(&mut g, n, &xyz);
+    g.finish();
+}
+
+criterion_group!(benches, fills, goal, modes);
 criterion_main!(benches);

@@ -74,15 +74,16 @@ const SHIFTS: [f64; 5] = [256.0, 512.0, 4096.0, 65536.0, 1_048_576.0];
 
 /// Shifting a default field by k cells along any axis changes more than
 /// 99% of its samples, for k up to 2²⁰, in every dimension and on the `f32`
-/// and `f64` paths. (Coordinates are odd multiples of 1/128 in [0, 64):
-/// never on a lattice plane, where gradient noise is 0 whatever the hash,
-/// and in 1D that would be 1/64 of the samples. The permutation mode, which
-/// repeats every 256 cells, must fail this.)
+/// and `f64` paths. (Coordinates are odd multiples of 1/128 in [0, 4096):
+/// never on a lattice plane, where gradient noise is 0 whatever the hash;
+/// about one sample per 1D cell, since two 1D cells match by chance when
+/// both slopes do, 1 in 256. The permutation mode, which repeats every 256
+/// cells, must fail this.)
 #[test]
 fn default_fields_do_not_repeat_along_any_axis() {
     let n = 4096;
     let points: [Vec<f64>; 4] = std::array::from_fn(|a| {
-        stream(n, a as u64 + 1, 64.0)
+        stream(n, a as u64 + 1, 4096.0)
             .iter()
             .map(|c| ((c * 64.0).floor() + 0.5) / 64.0)
             .collect()
