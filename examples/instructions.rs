@@ -51,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             POINTS
         }
         "grid2" => {
-            let grid = Grid2::new([0.0; 2], [0.02; 2], [1024, 256]);
+            let grid = Grid2::new([0.0; 2], [0.02; 2], [4096, 4096]);
             let mut out = vec![0.0f32; grid.check()?];
             for _ in 0..repeats {
                 perlin.fill_grid2(&grid, &mut out)?;

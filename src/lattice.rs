@@ -435,8 +435,10 @@ macro_rules! lattice_source {
             /// hash alike, and `with_period([256; 4])` changes nothing (that mode
             /// is kept for its bits; prefer the default for tiles).
             ///
-            /// Periodic noise computes each point's lattice cell in `f64` (exact for
-            /// every input).
+            /// Every input's lattice cell is `floor mod period` exactly. In the
+            /// default mode `f32` batches reduce cells in vectors (periods up to
+            /// 2²⁴, points within 2²² periods of the origin), the rest per point
+            /// in `f64`, with the same bits.
             pub fn with_period(mut self, period: [u32; 4]) -> Result<$ty, Error> {
                 if let Some(axis) = period.iter().position(|&p| p == 0) {
                     return Err(Error::InvalidPeriod { axis });
