@@ -13,6 +13,10 @@
 
 use noisefield::{Grid2, Grid3, HashMode, Level, Perlin};
 
+// The benches' inputs: points uniform in [-1000, 1000] from a fixed stream.
+#[path = "../benches/common/mod.rs"]
+mod common;
+
 const POINTS: usize = 1 << 16;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -25,16 +29,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let repeats: usize = repeats.parse()?;
     let perlin = Perlin::with_hash(0x5eed, mode).with_level(level)?;
 
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut coord = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 40) as f32 / (1u64 << 24) as f32 * 2000.0 - 1000.0
-    };
-    let xs: Vec<f32> = (0..POINTS).map(|_| coord()).collect();
-    let ys: Vec<f32> = (0..POINTS).map(|_| coord()).collect();
-    let zs: Vec<f32> = (0..POINTS).map(|_| coord()).collect();
+    let xyz = common::random_coords(POINTS, 3);
+    let (xs, ys, zs) = (&xyz[0], &xyz[1], &xyz[2]);
 
     let samples = match job.as_str() {
         "fill3" | "fill3-periodic" => {
@@ -45,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let mut out = vec![0.0f32; POINTS];
             for _ in 0..repeats {
-                source.fill3(&xs, &ys, &zs, &mut out)?;
+                source.fill3(xs, ys, zs, &mut out)?;
                 std::hint::black_box(&mut out);
             }
             POINTS
