@@ -6,12 +6,14 @@
 //! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 3
 //! ```
 //!
-//! Arguments: the job (`fill3`, `fill3-periodic`, `grid2`, `grid3`), the hash
+//! Arguments: the job (`fill3`, `fill3-periodic`, `grid2`, `grid3`; six-octave
+//! fractals over the noise: `fbm3`, `ridged3`, `marble3`, `fbm-grid2`,
+//! `ridged-grid2`), the hash
 //! mode (`coordinates` or `permuted`), the level, and how many times to
 //! repeat it. The difference between 3 and 1 repeats, divided by 2 × the
 //! job's sample count, is the kernel's cost per sample without setup.
 
-use noisefield::{Grid2, Grid3, HashMode, Level, Perlin};
+use noisefield::{Fbm, Grid2, Grid3, HashMode, Level, Marble, Perlin, Ridged};
 
 // The benches' inputs: points uniform in [-1000, 1000] from a fixed stream.
 #[path = "../benches/common/mod.rs"]
@@ -60,6 +62,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut out = vec![0.0f32; grid.check()?];
             for _ in 0..repeats {
                 perlin.fill_grid3(&grid, &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            out.len()
+        }
+        "fbm3" | "ridged3" | "marble3" => {
+            let mut out = vec![0.0f32; POINTS];
+            for _ in 0..repeats {
+                match job.as_str() {
+                    "fbm3" => Fbm::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
+                    "ridged3" => Ridged::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
+                    _ => Marble::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
+                }
+                std::hint::black_box(&mut out);
+            }
+            POINTS
+        }
+        "fbm-grid2" | "ridged-grid2" => {
+            let grid = Grid2::new([0.0; 2], [0.02; 2], [1024, 1024]);
+            let mut out = vec![0.0f32; grid.check()?];
+            for _ in 0..repeats {
+                if job == "fbm-grid2" {
+                    Fbm::new(perlin.clone()).fill_grid2(&grid, &mut out)?;
+                } else {
+                    Ridged::new(perlin.clone()).fill_grid2(&grid, &mut out)?;
+                }
                 std::hint::black_box(&mut out);
             }
             out.len()

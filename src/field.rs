@@ -229,6 +229,13 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
         Self: 'a;
     /// Per-fill grid precomputation.
     type Plan: Send + Sync;
+    /// The field the batch and grid jobs are compiled for: the field
+    /// itself, or what a public newtype wraps (`Perlin` → `Lattice`, each
+    /// combinator → `Fractal<N>`), so `Fbm<N>`, `Ridged<N>`, … share one
+    /// compiled copy of their kernels.
+    type Core: Field;
+
+    fn core(&self) -> &Self::Core;
 
     fn ready<S: Simd>(&self, s: S) -> Self::Ready<'_, S>;
 
@@ -408,6 +415,7 @@ pub(crate) fn point<F: Field, const D: usize>(f: &F, c: [f32; D]) -> f32
 where
     Noise: Dims<D>,
 {
+    let f = f.core();
     if f.validate().is_err() {
         return f32::NAN;
     }
@@ -436,6 +444,7 @@ pub(crate) fn fill<F: Field, T: Input, const D: usize>(
 where
     Noise: Dims<D>,
 {
+    let f = f.core();
     f.validate()?;
     check_lengths(inputs, out)?;
     dispatch(
@@ -524,6 +533,7 @@ pub(crate) fn fill_grid<F: Field, const D: usize>(
 where
     Noise: Dims<D>,
 {
+    let f = f.core();
     f.validate()?;
     let len = grid_len(grid, out)?;
     if len == 0 {
@@ -639,6 +649,11 @@ macro_rules! forward_field {
             where
                 Self: 'a;
             type Plan = <$inner as crate::field::Field>::Plan;
+            type Core = <$inner as crate::field::Field>::Core;
+
+            fn core(&self) -> &Self::Core {
+                self.0.core()
+            }
 
             #[inline(always)]
             fn ready<S: crate::simd::Simd>(&self, s: S) -> Self::Ready<'_, S> {

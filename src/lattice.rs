@@ -227,6 +227,11 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     where
         Self: 'a;
     type Plan = LatticePlan;
+    type Core = Self;
+
+    fn core(&self) -> &Self {
+        self
+    }
 
     #[inline(always)]
     fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
