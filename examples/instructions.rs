@@ -16,7 +16,7 @@
 use noisefield::{Fbm, Grid2, Grid3, HashMode, Level, Marble, Perlin, Ridged};
 
 // The benches' inputs: points uniform in [-1000, 1000] from a fixed stream.
-#[path = "../benches/common/mod.rs"]
+#[path = "../bench/benches/common/mod.rs"]
 mod common;
 
 const POINTS: usize = 1 << 16;

@@ -351,27 +351,12 @@ impl<N: Source> Field for Fractal<N> {
                 (c.affine(s, d.frequency[i], &OFFSETS[i]), scale)
             };
             let n = self.source.eval(r, s, &ci, scale);
-            acc = fold(
-                s,
-                self.shape,
-                i == 0,
-                d.amplitude[i],
-                acc,
-                &mut weight,
-                n,
-            );
+            acc = fold(s, self.shape, i == 0, d.amplitude[i], acc, &mut weight, n);
         }
         if d.octaves == 0 {
             return s.splat(f32::NAN);
         }
-        finish(
-            s,
-            &self.settings,
-            self.shape,
-            d.norm[D - 1],
-            acc,
-            c.x(s),
-        )
+        finish(s, &self.settings, self.shape, d.norm[D - 1], acc, c.x(s))
     }
 
     fn run_level(&self) -> Level {
@@ -570,14 +555,7 @@ impl<N: Source + GradField> GradField for Fractal<N> {
                 }
             }
         }
-        let v = finish(
-            s,
-            &self.settings,
-            self.shape,
-            d.norm[D - 1],
-            acc,
-            c.x(s),
-        );
+        let v = finish(s, &self.settings, self.shape, d.norm[D - 1], acc, c.x(s));
         if self.settings.normalize {
             let k = s.splat(d.norm[D - 1].1);
             for g in &mut grad {

@@ -540,6 +540,49 @@ macro_rules! gradient_methods {
             ) -> Result<(), crate::Error> {
                 crate::Differentiable::fill_grid4_grad(self, grid, out, dx, dy, dz, dw)
             }
+            /// See [`Differentiable::fill_grid1_grad_par`](crate::Differentiable::fill_grid1_grad_par).
+            pub fn fill_grid1_grad_par(
+                &self,
+                grid: &crate::Grid1,
+                out: &mut [f32],
+                dx: &mut [f32],
+            ) -> Result<(), crate::Error> {
+                crate::Differentiable::fill_grid1_grad_par(self, grid, out, dx)
+            }
+            /// See [`Differentiable::fill_grid2_grad_par`](crate::Differentiable::fill_grid2_grad_par).
+            pub fn fill_grid2_grad_par(
+                &self,
+                grid: &crate::Grid2,
+                out: &mut [f32],
+                dx: &mut [f32],
+                dy: &mut [f32],
+            ) -> Result<(), crate::Error> {
+                crate::Differentiable::fill_grid2_grad_par(self, grid, out, dx, dy)
+            }
+            /// See [`Differentiable::fill_grid3_grad_par`](crate::Differentiable::fill_grid3_grad_par).
+            pub fn fill_grid3_grad_par(
+                &self,
+                grid: &crate::Grid3,
+                out: &mut [f32],
+                dx: &mut [f32],
+                dy: &mut [f32],
+                dz: &mut [f32],
+            ) -> Result<(), crate::Error> {
+                crate::Differentiable::fill_grid3_grad_par(self, grid, out, dx, dy, dz)
+            }
+            /// See [`Differentiable::fill_grid4_grad_par`](crate::Differentiable::fill_grid4_grad_par).
+            #[allow(clippy::too_many_arguments)]
+            pub fn fill_grid4_grad_par(
+                &self,
+                grid: &crate::Grid4,
+                out: &mut [f32],
+                dx: &mut [f32],
+                dy: &mut [f32],
+                dz: &mut [f32],
+                dw: &mut [f32],
+            ) -> Result<(), crate::Error> {
+                crate::Differentiable::fill_grid4_grad_par(self, grid, out, dx, dy, dz, dw)
+            }
         }
     };
 }

@@ -2,7 +2,7 @@
 //! inside each backend's `#[target_feature]` shim (everything here is
 //! `#[inline(always)]` in optimised builds). Stage 1 turns coordinates into
 //! [`Axis`] values; stage 2 (`noiseN_axes`) hashes, takes gradients and
-//! blends; the `Job`s (`FillF32`, `FillStaged`, `FillGridRows`, and
+//! blends; the `Job`s (`field::FillPoints`, `FillGridRows`, and
 //! `rows::FillRowsByCells`) drive them over slices and grids.
 //!
 //! How corners are hashed and what a hash selects is the lattice's

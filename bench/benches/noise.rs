@@ -1,7 +1,7 @@
 //! Throughput of the batch kernels per level, the scalar `noise3` loop, and
 //! the `noise` crate's 3D Perlin as the anchor, all in elements per second.
 //!
-//! `cargo bench --bench noise` runs everything; `cargo bench --bench noise -- goal`
+//! `cargo bench -p noisefield-bench --bench noise` runs everything; `... -- goal`
 //! runs only the speed goal (4,194,304 points, default `fill3` at the best
 //! level vs `noise::Perlin::get`); `-- modes` both hash modes at every level,
 //! plain and periodic. The per-level `fillN` groups measure Ken's table

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints criterion's medians (target/criterion) as Markdown tables.
 
-Usage: cargo bench --bench noise && cargo bench --bench grid && python3 benches/summarize.py
+Usage: cargo bench -p noisefield-bench && python3 bench/benches/summarize.py
 Throughput = elements per iteration / median time per iteration.
 """
 import json

@@ -6,9 +6,7 @@
 //! a constant source, Marble as the sine of Turbulence); outputs inside
 //! `bounds`; refused parameters; periodic fractals; decorrelated octaves.
 
-mod common;
-
-use common::{
+use crate::common::{
     AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
     assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices, point,
     show, table_inputs, widen,
@@ -621,7 +619,7 @@ fn one_octave_is_the_octave_term_of_the_source() {
 /// The five combinators over `s` with `octaves` octaves (Marble with power
 /// 2.5 and stripes 1.5), in the order Fbm, Billow, Ridged, Turbulence,
 /// Marble.
-fn one_octave_combinators<S: Source + common::Leveled + 'static>(
+fn one_octave_combinators<S: Source + crate::common::Leveled + 'static>(
     s: &S,
     octaves: u32,
 ) -> Vec<Box<dyn Src>> {
@@ -858,7 +856,7 @@ fn folds_relate_by_formula() {
 }
 
 /// Fbm, Billow, Turbulence and Marble (power 1.9, stripes 0.6) over `s`.
-fn folds<S: Source + common::Leveled + 'static>(
+fn folds<S: Source + crate::common::Leveled + 'static>(
     s: &S,
     octaves: u32,
     lacunarity: f32,

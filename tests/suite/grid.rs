@@ -5,9 +5,7 @@
 //! noise far from the origin, and refused grids and windows (typed errors,
 //! nothing written).
 
-mod common;
-
-use common::{
+use crate::common::{
     FillGrid, SENTINEL_BITS, bits, count, fill_f64, flatten, grid_values, perlins, points_values,
     unflatten,
 };
@@ -731,7 +729,7 @@ fn assert_shifted_matches<const D: usize>(p: &Perlin, grid: &Grid<D>, shift: f64
 where
     Grid<D>: FillGrid,
 {
-    let mut points = common::grid_points(grid);
+    let mut points = crate::common::grid_points(grid);
     for x in &mut points[0] {
         let near = *x - shift;
         assert_eq!(near + shift, *x, "the subtraction should be exact");

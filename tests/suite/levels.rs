@@ -2,10 +2,9 @@
 //! bit, for the shared adversarial table, for arbitrary bit patterns and at
 //! every slice length 0..=67 (STYLE.md habits 7, 8 and 13).
 
-mod common;
-use common::{any_perlin, bit_pattern_slices};
+use crate::common::{any_perlin, bit_pattern_slices};
 
-use common::{
+use crate::common::{
     MAX_LEN, SENTINEL_BITS, adversarial, assert_every_level_matches_scalar, borrow, fill, noise,
     perlins, show,
 };

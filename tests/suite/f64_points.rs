@@ -5,10 +5,9 @@
 //! permutation, 2³² for the full-coordinate hash) far beyond `f32`
 //! precision; mismatched lengths refused with nothing written.
 
-mod common;
-use common::{any_perlin, bit_pattern_slices};
+use crate::common::{any_perlin, bit_pattern_slices};
 
-use common::{
+use crate::common::{
     MAX_LEN, SENTINEL_BITS, adversarial, assert_fill_f64_matches_fill, bits, effective_period,
     fill_f64, perlins,
 };

@@ -3,10 +3,11 @@
 //! the 1D slopes, the range, NaN and infinities, huge values and period 256,
 //! seeding, and thread safety.
 
-mod common;
-use common::{any_perlin, any_table_perlin};
+use crate::common::{any_perlin, any_table_perlin};
 
-use common::{TWO_POW_23, TWO_POW_31, adversarial, fill, noise, perlins, show, table_perlins};
+use crate::common::{
+    TWO_POW_23, TWO_POW_31, adversarial, fill, noise, perlins, show, table_perlins,
+};
 use noisefield::{Error, Level, Perlin};
 use proptest::prelude::*;
 
@@ -14,7 +15,7 @@ use proptest::prelude::*;
 /// axis; returns the scalar values after checking every level agrees.
 fn all_paths(p: &Perlin, inputs: &[&[f32]]) -> Vec<f32> {
     let scalar: Vec<f32> = (0..inputs[0].len())
-        .map(|i| noise(p, &common::point(inputs, i)))
+        .map(|i| noise(p, &crate::common::point(inputs, i)))
         .collect();
     for level in Level::available() {
         let mut out = vec![0.0; scalar.len()];
@@ -24,7 +25,7 @@ fn all_paths(p: &Perlin, inputs: &[&[f32]]) -> Vec<f32> {
                 a.to_bits(),
                 b.to_bits(),
                 "level {level} differs from scalar at {}",
-                show(&common::point(inputs, i))
+                show(&crate::common::point(inputs, i))
             );
         }
     }
@@ -72,12 +73,12 @@ fn zero_at_every_lattice_point() {
                         .collect()
                 })
                 .collect();
-            let inputs = common::borrow(&inputs);
+            let inputs = crate::common::borrow(&inputs);
             for (i, v) in all_paths(&p, &inputs).iter().enumerate() {
                 assert!(
                     *v == 0.0,
                     "{name}: noise{dims} at lattice point {} is {v:e}",
-                    show(&common::point(&inputs, i))
+                    show(&crate::common::point(&inputs, i))
                 );
             }
         }
@@ -398,7 +399,7 @@ fn values_stay_within_the_documented_range() {
             let inputs: Vec<Vec<f32>> = (0..dims)
                 .map(|_| (0..POINTS).map(|_| rng.next(-256.0, 256.0)).collect())
                 .collect();
-            let inputs = common::borrow(&inputs);
+            let inputs = crate::common::borrow(&inputs);
             let mut out = vec![0.0; POINTS];
             fill(&p, &inputs, &mut out).unwrap();
             let (i, max) = out
@@ -412,7 +413,7 @@ fn values_stay_within_the_documented_range() {
                 max <= BOUNDS[dims - 1],
                 "{name}: |noise{dims}| = {max} > {} at {}",
                 BOUNDS[dims - 1],
-                show(&common::point(&inputs, i))
+                show(&crate::common::point(&inputs, i))
             );
         }
     }
@@ -506,13 +507,13 @@ fn nan_or_infinity_anywhere_gives_canonical_nan() {
                             .collect()
                     })
                     .collect();
-                let inputs = common::borrow(&inputs);
+                let inputs = crate::common::borrow(&inputs);
                 for (i, v) in all_paths(&p, &inputs).iter().enumerate() {
                     assert_eq!(
                         v.to_bits(),
                         f32::NAN.to_bits(),
                         "{name}: noise{dims} at {} is {v:e}",
-                        show(&common::point(&inputs, i))
+                        show(&crate::common::point(&inputs, i))
                     );
                 }
             }

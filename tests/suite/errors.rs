@@ -1,9 +1,7 @@
 //! Refused calls: mismatched slice lengths (every slice, every level, nothing
 //! written), unsupported levels, the messages, and parsing `Level`.
 
-mod common;
-
-use common::{SENTINEL_BITS, fill};
+use crate::common::{SENTINEL_BITS, fill};
 use noisefield::{Error, Level, Perlin};
 
 /// The slices of `fillN` after `xs`, in argument order.

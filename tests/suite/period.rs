@@ -5,10 +5,9 @@
 //! multiple, for the permutation; `u32::MAX` for the full-coordinate hash)
 //! changes nothing; a period of 0 is refused readably.
 
-mod common;
-use common::any_perlin;
+use crate::common::any_perlin;
 
-use common::{
+use crate::common::{
     FillGrid, adversarial, assert_every_level_matches_scalar, assert_fill_f64_matches_fill, bits,
     borrow, count, effective_period, fill, fill_f64, grid_points, grid_values, noise, perlins,
     show, unflatten,
@@ -416,7 +415,7 @@ where
                         }
                         let mut next = at;
                         next[axis] += per[axis];
-                        let there = v[common::flatten(next, size)];
+                        let there = v[crate::common::flatten(next, size)];
                         let ok = if exact {
                             here.to_bits() == there.to_bits()
                         } else {
@@ -729,7 +728,7 @@ where
                         }
                         let mut next = at;
                         next[axis] += 1;
-                        let there = v[common::flatten(next, size)];
+                        let there = v[crate::common::flatten(next, size)];
                         assert!(
                             (here - there).abs() <= bound,
                             "{name}, periods {period:?}, {grid:?}: samples {at:?} ({here:e}) and \

@@ -8,9 +8,7 @@
 //! thread count and window, and refused calls (the derivative slices are
 //! named, nothing is written).
 
-mod common;
-
-use common::{
+use crate::common::{
     AnyGrid, GradSrc, Rng, SENTINEL_BITS, Src, bit_pattern_slices, bits, borrow, borrow64, point,
     show, table_inputs,
 };

@@ -6,9 +6,7 @@
 //! bits at every level (adversarial table, lengths 0..=67, raw bit
 //! patterns) and on grids; outputs stay in [−1, 1].
 
-mod common;
-
-use common::{
+use crate::common::{
     AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
     assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices,
     table_inputs, widen,

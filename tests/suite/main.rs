@@ -1,0 +1,20 @@
+//! The integration tests, one binary: each file is a module, so the generic
+//! kernels they instantiate are compiled once for all of them.
+
+mod common;
+
+mod errors;
+mod f64_points;
+mod fractal;
+mod golden;
+mod gradient;
+mod grid;
+mod hash;
+mod inherent;
+mod levels;
+mod period;
+mod reference;
+mod semantics;
+mod stack;
+mod streaming;
+mod value;
