@@ -20,9 +20,7 @@
 use crate::error::check_lengths;
 use crate::fade::fade;
 use crate::grid::Grid;
-use crate::kernel::{
-    Axis, Dims, LatticeHash, Noise, RowSink, Store, axis, stage1, staged_axis, store_step,
-};
+use crate::kernel::{Axis, Dims, LatticeHash, Noise, axis, stage1, staged_axis, store_step};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Fade, Level};
@@ -268,16 +266,15 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
         Noise: Dims<D>;
 
     /// Rows `first_row..` (as many as `out` holds) of the grid `axes` that
-    /// `plan` was made for, put into `out` through `sink` (streamed out
-    /// with non-temporal stores when `streaming` and the sink stores).
-    fn fill_rows<const D: usize, O: RowSink>(
+    /// `plan` was made for, stored into `out` (streamed out with
+    /// non-temporal stores when `streaming`).
+    fn fill_rows<const D: usize>(
         &self,
         plan: &Self::Plan,
         axes: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
         streaming: bool,
-        sink: O,
     ) where
         Noise: Dims<D>;
 }
@@ -551,11 +548,9 @@ where
         let rows_per_tile = (TILE_SAMPLES / nx).max(1);
         out.par_chunks_mut(rows_per_tile * nx)
             .enumerate()
-            .for_each(|(t, out)| {
-                f.fill_rows(&plan, &axes, t * rows_per_tile, out, streaming, Store)
-            });
+            .for_each(|(t, out)| f.fill_rows(&plan, &axes, t * rows_per_tile, out, streaming));
     } else {
-        f.fill_rows(&plan, &axes, 0, out, streaming, Store);
+        f.fill_rows(&plan, &axes, 0, out, streaming);
     }
     Ok(())
 }
@@ -697,18 +692,17 @@ macro_rules! forward_field {
             {
                 self.0.plan(axes, period_scale)
             }
-            fn fill_rows<const D: usize, O: crate::kernel::RowSink>(
+            fn fill_rows<const D: usize>(
                 &self,
                 plan: &Self::Plan,
                 axes: &[crate::field::GridAxis; D],
                 first_row: usize,
                 out: &mut [f32],
                 streaming: bool,
-                sink: O,
             ) where
                 crate::kernel::Noise: crate::kernel::Dims<D>,
             {
-                self.0.fill_rows(plan, axes, first_row, out, streaming, sink)
+                self.0.fill_rows(plan, axes, first_row, out, streaming)
             }
         }
     };

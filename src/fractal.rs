@@ -26,7 +26,7 @@
 //! runs the source with its periods multiplied by `lacunarityⁱ`.
 
 use crate::field::{Coords, Field, GradField, GridAxis, canonical};
-use crate::kernel::{Dims, Noise, RowSink, Store, store_step};
+use crate::kernel::{Dims, Noise, store_step};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
@@ -416,14 +416,13 @@ impl<N: Source> Field for Fractal<N> {
         FractalPlan { octaves }
     }
 
-    fn fill_rows<const D: usize, O: RowSink>(
+    fn fill_rows<const D: usize>(
         &self,
         plan: &Self::Plan,
         axes: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
         _streaming: bool,
-        mut sink: O,
     ) where
         Noise: Dims<D>,
     {
@@ -433,10 +432,10 @@ impl<N: Source> Field for Fractal<N> {
         }
         let rows_per_block = (BLOCK_SAMPLES / nx).max(1);
         let block_len = (rows_per_block * nx).min(out.len());
-        // The octaves fold straight into `out` when the sink stores; a
-        // folding sink (this fractal is another's source) gets the sums
-        // from a block of their own.
-        let mut sums = vec![0.0f32; if O::STORE { 0 } else { block_len }];
+        // Octave 0 goes straight into the output block, every later octave
+        // into `values`, and a pass of its own folds each into the block:
+        // the source's row job is compiled once, whatever the fold.
+        let mut values = vec![0.0f32; if plan.octaves.len() > 1 { block_len } else { 0 }];
         let ridged = self.shape == Shape::Ridged;
         let mut weight = vec![1.0f32; if ridged { block_len } else { 0 }];
         // The x coordinate of each sample of a row, as `f32` (Marble), padded.
@@ -454,56 +453,45 @@ impl<N: Source> Field for Fractal<N> {
         for (b, block) in out.chunks_mut(rows_per_block * nx).enumerate() {
             let row = first_row + b * rows_per_block;
             weight.iter_mut().for_each(|w| *w = 1.0);
-            let acc: &mut [f32] = if O::STORE {
-                &mut *block
-            } else {
-                &mut sums[..block.len()]
-            };
-            let weight_len = if ridged { acc.len() } else { 0 };
+            let weight_len = if ridged { block.len() } else { 0 };
             for (i, (scaled, octave)) in plan.octaves.iter().enumerate() {
                 let scaled: &[GridAxis; D] = scaled[..].try_into().unwrap();
                 let amplitude = self.derived.amplitude[i];
-                if i == 0 && self.shape == Shape::Fbm && amplitude == 1.0 {
-                    // Fbm's first octave at amplitude 1: the fold is the
-                    // identity, and a plain store is 9% faster per sample.
-                    self.source
-                        .fill_rows(octave, scaled, row, acc, false, Store);
-                } else {
-                    // The fold is a constant of the sink (one `put` per
-                    // step; a shape read at run time there cost 7% more
-                    // instructions per fBm grid sample).
-                    let (first, weight) = (i == 0, &mut weight[..weight_len]);
-                    macro_rules! octave_rows {
-                        ($($shape:ident),+) => {
-                            match self.shape {
-                                $(Shape::$shape => self.source.fill_rows(
-                                    octave, scaled, row, acc, false,
-                                    FoldInto::<{ Shape::$shape as u8 }> { first, amplitude, weight },
-                                ),)+
-                            }
-                        };
+                let first = i == 0;
+                let octave_values = if first {
+                    self.source.fill_rows(octave, scaled, row, block, false);
+                    // Fbm's first octave at amplitude 1 folds to itself.
+                    if self.shape == Shape::Fbm && amplitude == 1.0 {
+                        continue;
                     }
-                    octave_rows!(Fbm, Billow, Ridged, Turbulence, Marble);
-                }
+                    None
+                } else {
+                    let values = &mut values[..block.len()];
+                    self.source.fill_rows(octave, scaled, row, values, false);
+                    Some(&*values)
+                };
+                dispatch(
+                    self.level,
+                    FoldRows {
+                        shape: self.shape,
+                        first,
+                        amplitude,
+                        acc: &mut *block,
+                        values: octave_values,
+                        weight: &mut weight[..weight_len],
+                    },
+                );
             }
-            if needs_finish || !O::STORE {
-                let finish = needs_finish.then_some(Finish {
-                    settings: &self.settings,
-                    norm: self.derived.norm[D - 1],
-                    xs: &xs,
-                });
-                let sums = (!O::STORE).then(|| &sums[..block.len()]);
-                let at = b * rows_per_block * nx;
+            if needs_finish {
                 dispatch(
                     self.level,
                     FinishRows {
                         shape: self.shape,
-                        sums,
+                        settings: &self.settings,
+                        norm: self.derived.norm[D - 1],
+                        xs: &xs,
                         dst: block,
-                        at,
-                        finish,
                         nx,
-                        sink: &mut sink,
                     },
                 );
             }
@@ -582,83 +570,111 @@ fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
     }
 }
 
-/// The fold's final map, applied in the last octave's pass.
-struct Finish<'a> {
+/// One octave's pass over a block of grid samples: folds its `values` (in
+/// `acc` itself for the first octave, `None`) into the sums in `acc`.
+struct FoldRows<'a> {
+    shape: Shape,
+    first: bool,
+    amplitude: f32,
+    acc: &'a mut [f32],
+    values: Option<&'a [f32]>,
+    /// Ridged's weights, indexed like `acc` (empty for the other folds).
+    weight: &'a mut [f32],
+}
+
+impl Job for FoldRows<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        // The fold is a constant of each loop.
+        macro_rules! by_shape {
+            ($($shape:ident),+) => {
+                match self.shape {
+                    $(Shape::$shape => fold_rows::<S, { Shape::$shape as u8 }>(s, self),)+
+                }
+            };
+        }
+        by_shape!(Fbm, Billow, Ridged, Turbulence, Marble);
+    }
+}
+
+/// [`FoldRows`] for the fold `Shape::ALL[SHAPE]`: whole vectors, then the
+/// tail padded through the same step.
+#[inline(always)]
+fn fold_rows<S: Simd, const SHAPE: u8>(s: S, job: FoldRows<'_>) {
+    let shape = Shape::ALL[SHAPE as usize];
+    let ridged = shape == Shape::Ridged;
+    let (first, amplitude) = (job.first, job.amplitude);
+    // One step: `v` the octave's values, `acc` the sums so far, `w` the
+    // ridged weights (ignored by the other folds).
+    let step = |v: S::F, acc: S::F, w: &mut S::F| fold(s, shape, first, amplitude, acc, w, v);
+    let n = S::LANES;
+    let len = job.acc.len();
+    let whole = len - len % n;
+    let (acc_body, acc_tail) = job.acc.split_at_mut(whole);
+    let mut w = s.splat(1.0);
+    for (k, dst) in acc_body.chunks_exact_mut(n).enumerate() {
+        let at = k * n;
+        let acc = s.load(dst);
+        let v = match job.values {
+            Some(values) => s.load(&values[at..at + n]),
+            None => acc,
+        };
+        if ridged {
+            w = s.load(&job.weight[at..at + n]);
+        }
+        let sum = step(v, acc, &mut w);
+        if ridged {
+            s.store(w, &mut job.weight[at..at + n]);
+        }
+        s.store(sum, dst);
+    }
+    if !acc_tail.is_empty() {
+        let acc = load_padded(s, acc_tail, 0);
+        let v = match job.values {
+            Some(values) => load_padded(s, values, whole),
+            None => acc,
+        };
+        if ridged {
+            w = load_padded(s, job.weight, whole);
+        }
+        let sum = step(v, acc, &mut w);
+        if ridged {
+            store_step(s, w, &mut job.weight[whole..]);
+        }
+        store_step(s, sum, acc_tail);
+    }
+}
+
+/// A block's last pass: the fold's final map ([`finish`]) on the sums in
+/// `dst`, rows of `nx` samples.
+struct FinishRows<'a> {
+    shape: Shape,
     settings: &'a Settings,
     norm: (f32, f32),
     /// Each row's x coordinates (Marble only; empty otherwise).
     xs: &'a [f32],
-}
-
-/// An octave's row sink: folds each value into the sum its place holds
-/// (the first octave's fold ignores it).
-struct FoldInto<'a, const SHAPE: u8> {
-    first: bool,
-    amplitude: f32,
-    /// Ridged's weights, indexed like the output (empty for the other folds).
-    weight: &'a mut [f32],
-}
-
-impl<const SHAPE: u8> RowSink for FoldInto<'_, SHAPE> {
-    const STORE: bool = false;
-
-    #[inline(always)]
-    fn put<S: Simd>(&mut self, s: S, v: S::F, dst: &mut [f32], at: usize) {
-        let shape = Shape::ALL[SHAPE as usize];
-        let ridged = shape == Shape::Ridged;
-        let acc = if self.first {
-            v
-        } else {
-            load_padded(s, dst, 0)
-        };
-        let mut w = if ridged {
-            load_padded(s, self.weight, at)
-        } else {
-            s.splat(1.0)
-        };
-        let sum = fold(s, shape, self.first, self.amplitude, acc, &mut w, v);
-        if ridged {
-            store_step(s, w, &mut self.weight[at..at + dst.len()]);
-        }
-        store_step(s, sum, dst);
-    }
-}
-
-/// A block's last pass: `finish` (if any) on the octaves' sums (in `dst`
-/// itself when `sums` is `None`), put through `sink` into `dst`, which is
-/// the fill's output from index `at`.
-struct FinishRows<'a, O> {
-    shape: Shape,
-    sums: Option<&'a [f32]>,
     dst: &'a mut [f32],
-    at: usize,
-    finish: Option<Finish<'a>>,
     nx: usize,
-    sink: &'a mut O,
 }
 
-impl<O: RowSink> Job for FinishRows<'_, O> {
+impl Job for FinishRows<'_> {
     type Output = ();
 
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
         let n = S::LANES;
-        for (r, row) in self.dst.chunks_mut(self.nx).enumerate() {
+        for row in self.dst.chunks_mut(self.nx) {
             for (k, dst) in row.chunks_mut(n).enumerate() {
-                let at = r * self.nx + k * n;
-                let mut v = match self.sums {
-                    Some(sums) => load_padded(s, sums, at),
-                    None => load_padded(s, dst, 0),
+                let x = if self.xs.is_empty() {
+                    s.splat(0.0)
+                } else {
+                    s.load(&self.xs[k * n..k * n + n])
                 };
-                if let Some(f) = &self.finish {
-                    let x = if f.xs.is_empty() {
-                        s.splat(0.0)
-                    } else {
-                        s.load(&f.xs[k * n..k * n + n])
-                    };
-                    v = finish(s, f.settings, self.shape, f.norm, v, x);
-                }
-                self.sink.put(s, v, dst, self.at + at);
+                let v = load_padded(s, dst, 0);
+                let v = finish(s, self.settings, self.shape, self.norm, v, x);
+                store_step(s, v, dst);
             }
         }
     }

@@ -5,7 +5,7 @@
 use crate::field::{Coords, Field, GradField, GridAxis};
 use crate::kernel::{
     AxisSamples, CoordinateHash, Dims, FillGridRows, FillRowsByCells, Hashing, Kind, LatticeHash,
-    MAX_COEFFICIENT_STEP, Noise, PermutationHash, RowAxis, RowSink, ValueKind,
+    MAX_COEFFICIENT_STEP, Noise, PermutationHash, RowAxis, ValueKind,
 };
 use crate::perlin::SplitMix64;
 use crate::simd::{PermTable, Simd, dispatch};
@@ -307,14 +307,13 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         LatticePlan { samples, row }
     }
 
-    fn fill_rows<const D: usize, O: RowSink>(
+    fn fill_rows<const D: usize>(
         &self,
         plan: &LatticePlan,
         _: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
         streaming: bool,
-        sink: O,
     ) where
         Noise: Dims<D>,
     {
@@ -331,7 +330,6 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                     first_row,
                     out,
                     streaming,
-                    sink,
                 },
             ),
             None => dispatch(
@@ -343,7 +341,6 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                     axes,
                     first_row,
                     out,
-                    sink,
                 },
             ),
         }

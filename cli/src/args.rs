@@ -113,7 +113,7 @@ pub struct FieldArgs {
     pub frequency: Option<f64>,
 
     /// Seamless tile: the field spans exactly P lattice cells per axis (P, or
-    /// PX,PY[,PZ]) and wraps around; sets the frequency to P / size.
+    /// PX,PY or PX,PY,PZ) and wraps around; sets the frequency to P / size.
     #[arg(long, value_parser = parse_periods, value_name = "P")]
     pub period: Option<Periods>,
 

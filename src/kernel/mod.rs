@@ -720,32 +720,11 @@ impl AxisSamples {
     }
 }
 
-/// What a grid row job does with each step of values it computes: store
-/// them, or (a fractal's octaves) fold them into what the output holds.
-pub trait RowSink {
-    /// Whether this sink is a plain store (only then may rows be streamed).
-    const STORE: bool;
-    /// Puts one step of values `v` for the output samples
-    /// `at..at + dst.len()` into `dst` (the output from `at`).
-    fn put<S: Simd>(&mut self, s: S, v: S::F, dst: &mut [f32], at: usize);
-}
-
-/// The plain sink: stores the values.
-pub struct Store;
-
-impl RowSink for Store {
-    const STORE: bool = true;
-    #[inline(always)]
-    fn put<S: Simd>(&mut self, s: S, v: S::F, dst: &mut [f32], _: usize) {
-        store_step(s, v, dst);
-    }
-}
-
 /// Rows `first_row..` of a grid (as many as `out` holds): row `r` is the run
 /// of x samples at the other axes' indices `r` in mixed radix (y fastest).
 /// Stage 2 sees the x axis from its samples and the other axes broadcast, so
 /// every sample is computed exactly as the `f64` point path computes it.
-pub(crate) struct FillGridRows<'a, K, O, const D: usize> {
+pub(crate) struct FillGridRows<'a, K, const D: usize> {
     pub(crate) hashing: Hashing<'a>,
     pub(crate) curve: Fade,
     /// The corner kind (a zero-sized marker).
@@ -753,10 +732,9 @@ pub(crate) struct FillGridRows<'a, K, O, const D: usize> {
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) first_row: usize,
     pub(crate) out: &'a mut [f32],
-    pub(crate) sink: O,
 }
 
-impl<K: Kind, O: RowSink, const D: usize> Job for FillGridRows<'_, K, O, D>
+impl<K: Kind, const D: usize> Job for FillGridRows<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -768,14 +746,14 @@ where
     }
 }
 
-impl<K: Kind, O: RowSink, S: Simd, const D: usize> WithHash<S> for FillGridRows<'_, K, O, D>
+impl<K: Kind, S: Simd, const D: usize> WithHash<S> for FillGridRows<'_, K, D>
 where
     Noise: Dims<D>,
 {
     type Output = ();
 
     #[inline(always)]
-    fn run<H: LatticeHash>(mut self, s: S, r: &H::Ready<'_, S>) {
+    fn run<H: LatticeHash>(self, s: S, r: &H::Ready<'_, S>) {
         let (axes, curve) = (self.axes, self.curve);
         let (n, x) = (S::LANES, axes[0]);
         if x.len == 0 {
@@ -792,7 +770,7 @@ where
                 let at = k * n;
                 all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve);
                 let v = Noise::eval::<S, K, H>(s, r, &all);
-                self.sink.put(s, v, dst, row_index * x.len + at);
+                store_step(s, v, dst);
             }
         }
     }

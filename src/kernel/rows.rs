@@ -21,13 +21,12 @@
 //! Rows go in blocks of [`BLOCK_ROWS`]: while a block is evaluated, strip by
 //! strip of [`STRIP_SAMPLES`] (so the strip's x values stay in L1), the next
 //! block's coefficients are computed (their hash chains are latency-bound,
-//! the evaluation throughput-bound, so the two overlap). Values go through a
-//! [`RowSink`]: stored (for huge grids streamed out with non-temporal
-//! stores, straight from the registers in 3D and 4D, one strip later from
-//! scratch in 1D and 2D; see `STREAM_DIRECTLY_FROM`), or
-//! folded into a fractal's sum.
+//! the evaluation throughput-bound, so the two overlap). Values are stored
+//! (for huge grids streamed out with non-temporal stores, straight from the
+//! registers in 3D and 4D, one strip later from scratch in 1D and 2D; see
+//! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
-use super::{AxisSamples, Dims, Hashing, Job, Kind, LatticeHash, Noise, RowSink, WithHash};
+use super::{AxisSamples, Dims, Hashing, Job, Kind, LatticeHash, Noise, WithHash, store_step};
 use crate::Fade;
 use crate::fade::fade;
 use crate::simd::scalar::Scalar;
@@ -288,7 +287,7 @@ fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 }
 
 /// Rows `first_row..` of a grid by coefficients (see the module docs).
-pub(crate) struct FillRowsByCells<'a, K, O, const D: usize> {
+pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
     pub(crate) hashing: Hashing<'a>,
     /// The corner kind (a zero-sized marker).
     pub(crate) _kind: K,
@@ -299,10 +298,9 @@ pub(crate) struct FillRowsByCells<'a, K, O, const D: usize> {
     /// Write rows with non-temporal stores (outputs much larger than cache;
     /// plain stores only).
     pub(crate) streaming: bool,
-    pub(crate) sink: O,
 }
 
-impl<K: Kind, O: RowSink, const D: usize> Job for FillRowsByCells<'_, K, O, D>
+impl<K: Kind, const D: usize> Job for FillRowsByCells<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -314,18 +312,18 @@ where
     }
 }
 
-impl<K: Kind, O: RowSink, S: Simd, const D: usize> WithHash<S> for FillRowsByCells<'_, K, O, D>
+impl<K: Kind, S: Simd, const D: usize> WithHash<S> for FillRowsByCells<'_, K, D>
 where
     Noise: Dims<D>,
 {
     type Output = ();
 
     #[inline(always)]
-    fn run<H: LatticeHash>(mut self, s: S, p: &H::Ready<'_, S>) {
+    fn run<H: LatticeHash>(self, s: S, p: &H::Ready<'_, S>) {
         let (axes, x) = (self.axes, self.x);
         // Huge outputs are streamed out `direct`ly or through scratch
         // (`streaming`); see `STREAM_DIRECTLY_FROM`.
-        let stream = self.streaming && O::STORE;
+        let stream = self.streaming;
         let direct = stream && D >= STREAM_DIRECTLY_FROM;
         let streaming = stream && !direct;
         let nx = axes[0].len;
@@ -381,7 +379,7 @@ where
                             false => &mut out[at..at + len],
                         };
                         let row_coeff = &evaluated[r * 2 * width..(r + 1) * 2 * width];
-                        evaluate_row(s, x, row_coeff, target, start, &mut self.sink, at, direct);
+                        evaluate_row(s, x, row_coeff, target, start, direct);
                         if streaming {
                             if let Some(done) = pending.replace(at..at + len) {
                                 s.copy_streaming(&waiting[..done.len()], &mut out[done]);
@@ -448,20 +446,16 @@ fn window(values: &[f32], first: usize) -> &[f32; PLANE_WINDOW] {
 
 /// Samples `start..start + out.len()` of one row from the row's per-plane
 /// coefficients: `lerp(u, A0·x0 + B0, A1·x1 + B1)`, each lane's coefficients
-/// picked by its planes relative to its block's first, put through `sink`
-/// at output index `out_at` on (whole steps stored with non-temporal
-/// stores instead when `streaming`). `start` is a multiple of `MAX_LANES`.
-// One call site, all inlined: bundling the arguments would only add moves.
-#[allow(clippy::too_many_arguments)]
+/// picked by its planes relative to its block's first, stored into `out`
+/// (whole steps with non-temporal stores when `streaming`). `start` is a
+/// multiple of `MAX_LANES`.
 #[inline(always)]
-fn evaluate_row<S: Simd, O: RowSink>(
+fn evaluate_row<S: Simd>(
     s: S,
     x: &RowAxis,
     coeff: &[f32],
     out: &mut [f32],
     start: usize,
-    sink: &mut O,
-    out_at: usize,
     streaming: bool,
 ) {
     let (a_all, b_all) = coeff.split_at(coeff.len() / 2);
@@ -474,29 +468,26 @@ fn evaluate_row<S: Simd, O: RowSink>(
             if streaming && dst.len() == n {
                 s.store_streaming(v, dst);
             } else {
-                sink.put(s, v, dst, out_at + k * n);
+                store_step(s, v, dst);
             }
         }
     } else if x.granule == MAX_LANES {
-        row_steps::<S, O, false>(s, x, a_all, b_all, out, start, sink, out_at, streaming);
+        row_steps::<S, false>(s, x, a_all, b_all, out, start, streaming);
     } else {
-        row_steps::<S, O, true>(s, x, a_all, b_all, out, start, sink, out_at, streaming);
+        row_steps::<S, true>(s, x, a_all, b_all, out, start, streaming);
     }
 }
 
 /// [`evaluate_row`]'s loop over the steps, with one window per part when
 /// `FINE` (see [`step_values`]).
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn row_steps<S: Simd, O: RowSink, const FINE: bool>(
+fn row_steps<S: Simd, const FINE: bool>(
     s: S,
     x: &RowAxis,
     a_all: &[f32],
     b_all: &[f32],
     out: &mut [f32],
     start: usize,
-    sink: &mut O,
-    out_at: usize,
     streaming: bool,
 ) {
     let n = S::LANES;
@@ -506,7 +497,7 @@ fn row_steps<S: Simd, O: RowSink, const FINE: bool>(
         if streaming && dst.len() == n {
             s.store_streaming(v, dst);
         } else {
-            sink.put(s, v, dst, out_at + k * n);
+            store_step(s, v, dst);
         }
     }
 }
