@@ -19,6 +19,7 @@
 
 use crate::error::check_lengths;
 use crate::fade::fade;
+use crate::fractal::Fractal;
 use crate::grid::Grid;
 use crate::kernel::{Axis, Dims, LatticeHash, Noise, axis, stage1, staged_axis, store_step};
 use crate::simd::scalar::Scalar;
@@ -277,6 +278,21 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
         streaming: bool,
     ) where
         Noise: Dims<D>;
+
+    /// Runs one batch call. The default compiles the kernels for `Self`
+    /// where the call is; the crate's own sources (`Perlin`, `Value`, the
+    /// fractals over them) override it with a copy compiled once in this
+    /// crate, so tests, tools and users' crates that call them link that
+    /// copy instead of compiling the kernels again.
+    fn run(&self, req: Request<'_>) -> Result<(), Error> {
+        run(self.core(), req)
+    }
+
+    /// [`Field::run`] for a fractal over this field (compiled in this crate
+    /// when `Self` is one of its sources).
+    fn run_fractal(f: &Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+        run(f, req)
+    }
 }
 
 /// A [`Field`] with analytic derivatives.
@@ -291,6 +307,16 @@ pub trait GradField: Field {
     ) -> (S::F, [S::F; D])
     where
         Noise: Dims<D>;
+
+    /// [`Field::run`] with derivatives.
+    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
+        run_grad(self, req)
+    }
+
+    /// [`GradField::run_grad`] for a fractal over this field.
+    fn run_fractal_grad(f: &Fractal<Self>, req: GradRequest<'_>) -> Result<(), Error> {
+        run_grad(f, req)
+    }
 }
 
 /// A coordinate element type of the batch entry points.
@@ -404,6 +430,102 @@ where
                 store_step(s, d[a], &mut grad[a][at..at + len]);
             }
         }
+    }
+}
+
+/// The points of a batch, in either precision (`D` slices of coordinates).
+pub enum Points<'a, const D: usize> {
+    F32([&'a [f32]; D]),
+    F64([&'a [f64]; D]),
+}
+
+/// One batch call in `D` dimensions, with its types erased, so that a
+/// field can run it through a copy of the kernels compiled for it once
+/// ([`Field::run`]).
+pub enum Work<'a, const D: usize> {
+    /// `out[i]` = the field at point `i`.
+    Fill(Points<'a, D>, &'a mut [f32]),
+    /// The field at every sample of the grid (on the rayon pool when `true`).
+    Grid(&'a Grid<D>, &'a mut [f32], bool),
+}
+
+/// [`Work`] with derivatives: the values, then one output per axis.
+pub enum GradWork<'a, const D: usize> {
+    Fill(Points<'a, D>, &'a mut [f32], [&'a mut [f32]; D]),
+    Grid(&'a Grid<D>, &'a mut [f32], [&'a mut [f32]; D], bool),
+}
+
+/// A [`Work`] in any dimension: what [`Field::run`] receives.
+pub enum Request<'a> {
+    D1(Work<'a, 1>),
+    D2(Work<'a, 2>),
+    D3(Work<'a, 3>),
+    D4(Work<'a, 4>),
+}
+
+/// A [`GradWork`] in any dimension: what [`GradField::run_grad`] receives.
+pub enum GradRequest<'a> {
+    D1(GradWork<'a, 1>),
+    D2(GradWork<'a, 2>),
+    D3(GradWork<'a, 3>),
+    D4(GradWork<'a, 4>),
+}
+
+macro_rules! into_request {
+    ($($d:literal => $variant:ident),+) => {$(
+        impl<'a> From<Work<'a, $d>> for Request<'a> {
+            fn from(w: Work<'a, $d>) -> Request<'a> {
+                Request::$variant(w)
+            }
+        }
+        impl<'a> From<GradWork<'a, $d>> for GradRequest<'a> {
+            fn from(w: GradWork<'a, $d>) -> GradRequest<'a> {
+                GradRequest::$variant(w)
+            }
+        }
+    )+};
+}
+into_request!(1 => D1, 2 => D2, 3 => D3, 4 => D4);
+
+/// Runs `req` on `f`: the kernels compiled for `F` where this is instantiated.
+pub(crate) fn run<F: Field>(f: &F, req: Request<'_>) -> Result<(), Error> {
+    fn work<F: Field, const D: usize>(f: &F, w: Work<'_, D>) -> Result<(), Error>
+    where
+        Noise: Dims<D>,
+    {
+        match w {
+            Work::Fill(Points::F32(inputs), out) => fill(f, inputs, out),
+            Work::Fill(Points::F64(inputs), out) => fill(f, inputs, out),
+            Work::Grid(grid, out, parallel) => fill_grid(f, grid, out, parallel),
+        }
+    }
+    match req {
+        Request::D1(w) => work(f, w),
+        Request::D2(w) => work(f, w),
+        Request::D3(w) => work(f, w),
+        Request::D4(w) => work(f, w),
+    }
+}
+
+/// Runs `req` on `f`, derivatives included; see [`run`].
+pub(crate) fn run_grad<F: GradField>(f: &F, req: GradRequest<'_>) -> Result<(), Error> {
+    fn work<F: GradField, const D: usize>(f: &F, w: GradWork<'_, D>) -> Result<(), Error>
+    where
+        Noise: Dims<D>,
+    {
+        match w {
+            GradWork::Fill(Points::F32(inputs), out, grad) => fill_grad(f, inputs, out, grad),
+            GradWork::Fill(Points::F64(inputs), out, grad) => fill_grad(f, inputs, out, grad),
+            GradWork::Grid(grid, out, grad, parallel) => {
+                fill_grid_grad(f, grid, out, grad, parallel)
+            }
+        }
+    }
+    match req {
+        GradRequest::D1(w) => work(f, w),
+        GradRequest::D2(w) => work(f, w),
+        GradRequest::D3(w) => work(f, w),
+        GradRequest::D4(w) => work(f, w),
     }
 }
 
@@ -636,8 +758,25 @@ pub(crate) fn canonical<S: Simd>(s: S, mut v: S::F) -> S::F {
 
 /// Implements [`Field`] and [`GradField`] for a newtype `$ty($inner)` by
 /// forwarding to the inner field.
+///
+/// `compiled` (for a concrete `$ty`, one of the crate's lattice sources)
+/// also compiles, in this crate, the kernels of the fractals over `$ty`
+/// ([`Field::run_fractal`]).
 macro_rules! forward_field {
+    (impl[] $ty:ty, $inner:ty, compiled) => {
+        crate::field::forward_field!(impl[] $ty, $inner, {
+            fn run_fractal(
+                f: &crate::fractal::Fractal<Self>,
+                req: crate::field::Request<'_>,
+            ) -> Result<(), crate::Error> {
+                crate::field::run(f, req)
+            }
+        });
+    };
     (impl[$($g:tt)*] $ty:ty, $inner:ty) => {
+        crate::field::forward_field!(impl[$($g)*] $ty, $inner, {});
+    };
+    (impl[$($g:tt)*] $ty:ty, $inner:ty, { $($extra:tt)* }) => {
         impl<$($g)*> crate::field::Field for $ty {
             type Ready<'a, S: crate::simd::Simd>
                 = <$inner as crate::field::Field>::Ready<'a, S>
@@ -704,14 +843,34 @@ macro_rules! forward_field {
             {
                 self.0.fill_rows(plan, axes, first_row, out, streaming)
             }
+            // Written out (not the trait's default) so that a concrete
+            // `$ty` runs a copy compiled in this crate.
+            fn run(&self, req: crate::field::Request<'_>) -> Result<(), crate::Error> {
+                self.0.run(req)
+            }
+            $($extra)*
         }
     };
 }
 pub(crate) use forward_field;
 
 /// Implements [`GradField`] for a newtype `$ty($inner)` by forwarding.
+/// `compiled`: see [`forward_field`].
 macro_rules! forward_grad_field {
+    (impl[] $ty:ty, compiled) => {
+        crate::field::forward_grad_field!(impl[] $ty, {
+            fn run_fractal_grad(
+                f: &crate::fractal::Fractal<Self>,
+                req: crate::field::GradRequest<'_>,
+            ) -> Result<(), crate::Error> {
+                crate::field::run_grad(f, req)
+            }
+        });
+    };
     (impl[$($g:tt)*] $ty:ty) => {
+        crate::field::forward_grad_field!(impl[$($g)*] $ty, {});
+    };
+    (impl[$($g:tt)*] $ty:ty, { $($extra:tt)* }) => {
         impl<$($g)*> crate::field::GradField for $ty {
             #[inline(always)]
             fn eval_grad<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
@@ -726,6 +885,10 @@ macro_rules! forward_grad_field {
             {
                 self.0.eval_grad(r, s, c, period_scale)
             }
+            fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), crate::Error> {
+                self.0.run_grad(req)
+            }
+            $($extra)*
         }
     };
 }

@@ -25,7 +25,7 @@
 //! with the source's period if the lacunarity is a whole number: octave `i`
 //! runs the source with its periods multiplied by `lacunarityⁱ`.
 
-use crate::field::{Coords, Field, GradField, GridAxis, canonical};
+use crate::field::{Coords, Field, GradField, GradRequest, GridAxis, Request, canonical};
 use crate::kernel::{Dims, Noise, store_step};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -497,6 +497,10 @@ impl<N: Source> Field for Fractal<N> {
             }
         }
     }
+
+    fn run(&self, req: Request<'_>) -> Result<(), Error> {
+        N::run_fractal(self, req)
+    }
 }
 
 impl<N: Source + GradField> GradField for Fractal<N> {
@@ -554,6 +558,10 @@ impl<N: Source + GradField> GradField for Fractal<N> {
             *g = canonical(s, *g);
         }
         (v, grad)
+    }
+
+    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
+        N::run_fractal_grad(self, req)
     }
 }
 

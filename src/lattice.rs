@@ -8,7 +8,7 @@ use crate::kernel::{
     MAX_COEFFICIENT_STEP, Noise, PermutationHash, RowAxis, ValueKind,
 };
 use crate::perlin::SplitMix64;
-use crate::simd::{PermTable, Simd, dispatch};
+use crate::simd::{PermTable, Simd, StepJob, dispatch};
 use crate::{Error, Fade, HashMode, Level};
 use std::any::TypeId;
 use std::fmt;
@@ -252,16 +252,12 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        match r {
-            LatticeReady::Table(p) => {
-                let axes = stage1_axes::<K, PermutationHash, S, C, D>(self, s, c, period_scale);
-                Noise::eval::<S, K, PermutationHash>(s, p, &axes)
-            }
-            LatticeReady::Coordinates(key) => {
-                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(self, s, c, period_scale);
-                Noise::eval::<S, K, CoordinateHash>(s, key, &axes)
-            }
-        }
+        s.outlined(LatticeStep::<K, S, C, D> {
+            lattice: self,
+            r,
+            c,
+            period_scale,
+        })
     }
 
     fn run_level(&self) -> Level {
@@ -359,14 +355,79 @@ impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
     where
         Noise: Dims<D>,
     {
+        s.outlined(LatticeGradStep(LatticeStep::<K, S, C, D> {
+            lattice: self,
+            r,
+            c,
+            period_scale,
+        }))
+    }
+}
+
+/// One step of a lattice's points (stage 1 and stage 2), run through
+/// [`Simd::outlined`]: compiled once per level, coordinate type and
+/// dimension, and shared by the lattice's batches and every fractal over it.
+struct LatticeStep<'a, 'r, K, S: Simd, C, const D: usize> {
+    lattice: &'a Lattice<K>,
+    r: &'a LatticeReady<'r, S>,
+    c: &'a C,
+    period_scale: u64,
+}
+
+impl<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
+    for LatticeStep<'_, '_, K, S, C, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = S::F;
+
+    #[inline(always)]
+    fn run(self, s: S) -> S::F {
+        let LatticeStep {
+            lattice,
+            r,
+            c,
+            period_scale,
+        } = self;
         match r {
             LatticeReady::Table(p) => {
-                let axes = stage1_axes::<K, PermutationHash, S, C, D>(self, s, c, period_scale);
-                Noise::eval_grad::<S, K, PermutationHash>(s, p, self.curve, &axes)
+                let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
+                Noise::eval::<S, K, PermutationHash>(s, p, &axes)
             }
             LatticeReady::Coordinates(key) => {
-                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(self, s, c, period_scale);
-                Noise::eval_grad::<S, K, CoordinateHash>(s, key, self.curve, &axes)
+                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
+                Noise::eval::<S, K, CoordinateHash>(s, key, &axes)
+            }
+        }
+    }
+}
+
+/// [`LatticeStep`] with derivatives.
+struct LatticeGradStep<'a, 'r, K, S: Simd, C, const D: usize>(LatticeStep<'a, 'r, K, S, C, D>);
+
+impl<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
+    for LatticeGradStep<'_, '_, K, S, C, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = (S::F, [S::F; D]);
+
+    #[inline(always)]
+    fn run(self, s: S) -> (S::F, [S::F; D]) {
+        let LatticeStep {
+            lattice,
+            r,
+            c,
+            period_scale,
+        } = self.0;
+        match r {
+            LatticeReady::Table(p) => {
+                let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
+                Noise::eval_grad::<S, K, PermutationHash>(s, p, lattice.curve, &axes)
+            }
+            LatticeReady::Coordinates(key) => {
+                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
+                Noise::eval_grad::<S, K, CoordinateHash>(s, key, lattice.curve, &axes)
             }
         }
     }
@@ -481,8 +542,8 @@ macro_rules! lattice_source {
             }
         }
 
-        crate::field::forward_field!(impl[] $ty, crate::lattice::Lattice<$kind>);
-        crate::field::forward_grad_field!(impl[] $ty);
+        crate::field::forward_field!(impl[] $ty, crate::lattice::Lattice<$kind>, compiled);
+        crate::field::forward_grad_field!(impl[] $ty, compiled);
         crate::source::source_methods!(impl[] $ty);
         crate::source::gradient_methods!(impl[] $ty);
     };

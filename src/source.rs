@@ -6,7 +6,7 @@
 //! methods, so `perlin.fill3(..)` works without importing the traits; import
 //! them to write code generic over sources.
 
-use crate::field::{self, Field, GradField};
+use crate::field::{self, Field, GradField, GradWork, Points, Work};
 use crate::grid::{Grid1, Grid2, Grid3, Grid4};
 use crate::{Error, Level};
 
@@ -43,15 +43,15 @@ pub trait Source: Field {
     }
     /// `out[i] = noise1(xs[i])` for every `i`.
     fn fill1(&self, xs: &[f32], out: &mut [f32]) -> Result<(), Error> {
-        field::fill(self, [xs], out)
+        self.run(Work::Fill(Points::F32([xs]), out).into())
     }
     /// `out[i] = noise2(xs[i], ys[i])` for every `i`.
     fn fill2(&self, xs: &[f32], ys: &[f32], out: &mut [f32]) -> Result<(), Error> {
-        field::fill(self, [xs, ys], out)
+        self.run(Work::Fill(Points::F32([xs, ys]), out).into())
     }
     /// `out[i] = noise3(xs[i], ys[i], zs[i])` for every `i`.
     fn fill3(&self, xs: &[f32], ys: &[f32], zs: &[f32], out: &mut [f32]) -> Result<(), Error> {
-        field::fill(self, [xs, ys, zs], out)
+        self.run(Work::Fill(Points::F32([xs, ys, zs]), out).into())
     }
     /// `out[i] = noise4(xs[i], ys[i], zs[i], ws[i])` for every `i`.
     fn fill4(
@@ -62,7 +62,7 @@ pub trait Source: Field {
         ws: &[f32],
         out: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill(self, [xs, ys, zs, ws], out)
+        self.run(Work::Fill(Points::F32([xs, ys, zs, ws]), out).into())
     }
     /// 1D noise at `f64` points: each lattice cell and the offset in it come
     /// from the `f64` value (exact far from the origin), the rest is `f32`.
@@ -70,15 +70,15 @@ pub trait Source: Field {
     /// [`Source::fill1`] bit for bit; fractals compute octave coordinates in
     /// `f64` here (in `f32` in `fill1`).
     fn fill1_f64(&self, xs: &[f64], out: &mut [f32]) -> Result<(), Error> {
-        field::fill(self, [xs], out)
+        self.run(Work::Fill(Points::F64([xs]), out).into())
     }
     /// 2D noise at `f64` points; see [`Source::fill1_f64`].
     fn fill2_f64(&self, xs: &[f64], ys: &[f64], out: &mut [f32]) -> Result<(), Error> {
-        field::fill(self, [xs, ys], out)
+        self.run(Work::Fill(Points::F64([xs, ys]), out).into())
     }
     /// 3D noise at `f64` points; see [`Source::fill1_f64`].
     fn fill3_f64(&self, xs: &[f64], ys: &[f64], zs: &[f64], out: &mut [f32]) -> Result<(), Error> {
-        field::fill(self, [xs, ys, zs], out)
+        self.run(Work::Fill(Points::F64([xs, ys, zs]), out).into())
     }
     /// 4D noise at `f64` points; see [`Source::fill1_f64`].
     fn fill4_f64(
@@ -89,7 +89,7 @@ pub trait Source: Field {
         ws: &[f64],
         out: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill(self, [xs, ys, zs, ws], out)
+        self.run(Work::Fill(Points::F64([xs, ys, zs, ws]), out).into())
     }
     /// Noise at every sample of `grid`, one thread. `out.len()` must be the
     /// grid's sample count; layout: see [`crate::Grid`]. Grids whose x step
@@ -97,36 +97,36 @@ pub trait Source: Field {
     /// (each octave within 1e-6 of [`Source::fill1_f64`] on the same points);
     /// coarser grids give exactly its bits.
     fn fill_grid1(&self, grid: &Grid1, out: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid(self, grid, out, false)
+        self.run(Work::Grid(grid, out, false).into())
     }
     /// [`Source::fill_grid1`] on the rayon pool, in tiles of whole rows; the
     /// same bits whatever the number of threads.
     fn fill_grid1_par(&self, grid: &Grid1, out: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid(self, grid, out, true)
+        self.run(Work::Grid(grid, out, true).into())
     }
     /// Noise at every sample of a 2D grid; see [`Source::fill_grid1`].
     fn fill_grid2(&self, grid: &Grid2, out: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid(self, grid, out, false)
+        self.run(Work::Grid(grid, out, false).into())
     }
     /// [`Source::fill_grid2`] on the rayon pool.
     fn fill_grid2_par(&self, grid: &Grid2, out: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid(self, grid, out, true)
+        self.run(Work::Grid(grid, out, true).into())
     }
     /// Noise at every sample of a 3D grid; see [`Source::fill_grid1`].
     fn fill_grid3(&self, grid: &Grid3, out: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid(self, grid, out, false)
+        self.run(Work::Grid(grid, out, false).into())
     }
     /// [`Source::fill_grid3`] on the rayon pool.
     fn fill_grid3_par(&self, grid: &Grid3, out: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid(self, grid, out, true)
+        self.run(Work::Grid(grid, out, true).into())
     }
     /// Noise at every sample of a 4D grid; see [`Source::fill_grid1`].
     fn fill_grid4(&self, grid: &Grid4, out: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid(self, grid, out, false)
+        self.run(Work::Grid(grid, out, false).into())
     }
     /// [`Source::fill_grid4`] on the rayon pool.
     fn fill_grid4_par(&self, grid: &Grid4, out: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid(self, grid, out, true)
+        self.run(Work::Grid(grid, out, true).into())
     }
     /// The SIMD level the batch methods run at.
     fn level(&self) -> Level {
@@ -176,7 +176,7 @@ pub trait Differentiable: Source + GradField {
     }
     /// Values into `out`, derivatives into `dx`, for every point.
     fn fill1_grad(&self, xs: &[f32], out: &mut [f32], dx: &mut [f32]) -> Result<(), Error> {
-        field::fill_grad(self, [xs], out, [dx])
+        self.run_grad(GradWork::Fill(Points::F32([xs]), out, [dx]).into())
     }
     /// Values into `out`, derivatives into `dx`, `dy`, for every point.
     fn fill2_grad(
@@ -187,7 +187,7 @@ pub trait Differentiable: Source + GradField {
         dx: &mut [f32],
         dy: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grad(self, [xs, ys], out, [dx, dy])
+        self.run_grad(GradWork::Fill(Points::F32([xs, ys]), out, [dx, dy]).into())
     }
     /// Values into `out`, derivatives into `dx`, `dy`, `dz`, for every point.
     #[allow(clippy::too_many_arguments)]
@@ -201,7 +201,7 @@ pub trait Differentiable: Source + GradField {
         dy: &mut [f32],
         dz: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grad(self, [xs, ys, zs], out, [dx, dy, dz])
+        self.run_grad(GradWork::Fill(Points::F32([xs, ys, zs]), out, [dx, dy, dz]).into())
     }
     /// Values into `out`, derivatives into `dx`, `dy`, `dz`, `dw`.
     #[allow(clippy::too_many_arguments)]
@@ -217,13 +217,13 @@ pub trait Differentiable: Source + GradField {
         dz: &mut [f32],
         dw: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grad(self, [xs, ys, zs, ws], out, [dx, dy, dz, dw])
+        self.run_grad(GradWork::Fill(Points::F32([xs, ys, zs, ws]), out, [dx, dy, dz, dw]).into())
     }
     /// Values and derivatives at every sample of `grid` (same layout for
     /// every output), each sample exactly as [`Source::fill1_f64`] computes
     /// its point; derivatives are with respect to position (not index).
     fn fill_grid1_grad(&self, grid: &Grid1, out: &mut [f32], dx: &mut [f32]) -> Result<(), Error> {
-        field::fill_grid_grad(self, grid, out, [dx], false)
+        self.run_grad(GradWork::Grid(grid, out, [dx], false).into())
     }
     /// [`Differentiable::fill_grid1_grad`] on the rayon pool.
     fn fill_grid1_grad_par(
@@ -232,7 +232,7 @@ pub trait Differentiable: Source + GradField {
         out: &mut [f32],
         dx: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grid_grad(self, grid, out, [dx], true)
+        self.run_grad(GradWork::Grid(grid, out, [dx], true).into())
     }
     /// Values and derivatives over a 2D grid; see [`Differentiable::fill_grid1_grad`].
     fn fill_grid2_grad(
@@ -242,7 +242,7 @@ pub trait Differentiable: Source + GradField {
         dx: &mut [f32],
         dy: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grid_grad(self, grid, out, [dx, dy], false)
+        self.run_grad(GradWork::Grid(grid, out, [dx, dy], false).into())
     }
     /// [`Differentiable::fill_grid2_grad`] on the rayon pool.
     fn fill_grid2_grad_par(
@@ -252,7 +252,7 @@ pub trait Differentiable: Source + GradField {
         dx: &mut [f32],
         dy: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grid_grad(self, grid, out, [dx, dy], true)
+        self.run_grad(GradWork::Grid(grid, out, [dx, dy], true).into())
     }
     /// Values and derivatives over a 3D grid; see [`Differentiable::fill_grid1_grad`].
     fn fill_grid3_grad(
@@ -263,7 +263,7 @@ pub trait Differentiable: Source + GradField {
         dy: &mut [f32],
         dz: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grid_grad(self, grid, out, [dx, dy, dz], false)
+        self.run_grad(GradWork::Grid(grid, out, [dx, dy, dz], false).into())
     }
     /// [`Differentiable::fill_grid3_grad`] on the rayon pool.
     fn fill_grid3_grad_par(
@@ -274,7 +274,7 @@ pub trait Differentiable: Source + GradField {
         dy: &mut [f32],
         dz: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grid_grad(self, grid, out, [dx, dy, dz], true)
+        self.run_grad(GradWork::Grid(grid, out, [dx, dy, dz], true).into())
     }
     /// Values and derivatives over a 4D grid; see [`Differentiable::fill_grid1_grad`].
     #[allow(clippy::too_many_arguments)]
@@ -287,7 +287,7 @@ pub trait Differentiable: Source + GradField {
         dz: &mut [f32],
         dw: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grid_grad(self, grid, out, [dx, dy, dz, dw], false)
+        self.run_grad(GradWork::Grid(grid, out, [dx, dy, dz, dw], false).into())
     }
     /// [`Differentiable::fill_grid4_grad`] on the rayon pool.
     #[allow(clippy::too_many_arguments)]
@@ -300,7 +300,7 @@ pub trait Differentiable: Source + GradField {
         dz: &mut [f32],
         dw: &mut [f32],
     ) -> Result<(), Error> {
-        field::fill_grid_grad(self, grid, out, [dx, dy, dz, dw], true)
+        self.run_grad(GradWork::Grid(grid, out, [dx, dy, dz, dw], true).into())
     }
 }
 

@@ -182,6 +182,18 @@ pub trait Simd: Copy {
     /// Orders earlier non-temporal stores before later stores.
     #[inline(always)]
     fn store_fence(self) {}
+    /// Runs `step` in a function of its own, compiled once per step type
+    /// at this level (with its features) and called by every job that
+    /// needs it, so shared kernels (a lattice's evaluation, in its own
+    /// batches and in every fractal octave) are not inlined into each.
+    /// The one-lane backend inlines it.
+    fn outlined<J: StepJob<Self>>(self, step: J) -> J::Output;
+}
+
+/// A piece of a kernel run through [`Simd::outlined`] at level `S`.
+pub trait StepJob<S: Simd> {
+    type Output;
+    fn run(self, s: S) -> Self::Output;
 }
 
 /// A kernel invocation, generic over the backend. Its `run` is

@@ -188,4 +188,13 @@ impl Simd for Portable {
     fn max(self, a: f32x8, b: f32x8) -> f32x8 {
         a.simd_gt(b).select(a, b)
     }
+
+    #[inline(always)]
+    fn outlined<J: super::StepJob<Self>>(self, step: J) -> J::Output {
+        #[inline(never)]
+        fn call<J: super::StepJob<Portable>>(s: Portable, step: J) -> J::Output {
+            step.run(s)
+        }
+        call(self, step)
+    }
 }

@@ -167,4 +167,9 @@ impl Simd for Scalar {
     fn max(self, a: f32, b: f32) -> f32 {
         if a > b { a } else { b }
     }
+
+    #[inline(always)]
+    fn outlined<J: super::StepJob<Self>>(self, step: J) -> J::Output {
+        step.run(self)
+    }
 }

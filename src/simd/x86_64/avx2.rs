@@ -491,4 +491,10 @@ impl Simd for Avx2 {
         // SAFETY: the token proves AVX2 (vmaxps is AVX).
         F32x32(each_vector!(|k| unsafe { _mm256_max_ps(a[k], b[k]) }))
     }
+
+    #[inline(always)]
+    fn outlined<J: crate::simd::StepJob<Self>>(self, step: J) -> J::Output {
+        // SAFETY: `self` is the token, so AVX2 was detected.
+        unsafe { run_step(self, step) }
+    }
 }

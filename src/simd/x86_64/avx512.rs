@@ -430,4 +430,10 @@ impl Simd for Avx512 {
         // SAFETY: the token proves AVX-512F.
         F32x64(each_vector!(|k| unsafe { _mm512_max_ps(a[k], b[k]) }))
     }
+
+    #[inline(always)]
+    fn outlined<J: crate::simd::StepJob<Self>>(self, step: J) -> J::Output {
+        // SAFETY: `self` is the token, so AVX-512 F/BW/VBMI was detected.
+        unsafe { run_step(self, step) }
+    }
 }

@@ -62,6 +62,16 @@ macro_rules! job_shim {
         pub(crate) fn run<J: crate::simd::Job>(token: $token, job: J) -> J::Output {
             job.run(token)
         }
+
+        /// [`Simd::outlined`](crate::simd::Simd::outlined) at this level.
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        pub(crate) fn run_step<J: crate::simd::StepJob<$token>>(
+            token: $token,
+            step: J,
+        ) -> J::Output {
+            step.run(token)
+        }
     };
 }
 pub(crate) use job_shim;
