@@ -25,8 +25,10 @@ use crate::kernel::{Axis, Dims, LatticeHash, Noise, axis, stage1, staged_axis, s
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Fade, Level};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
+#[cfg(feature = "parallel")]
 /// Samples per rayon tile of a parallel grid fill: 64 Ki samples, 256 KiB of
 /// output, so a tile's output and its row data stay in a core's L2 cache
 /// while enough tiles remain to balance threads.
@@ -665,15 +667,18 @@ where
     // (no read of each line before it is overwritten). Speed only: the
     // values are computed the same way either way.
     let streaming = len >= STREAMING_SAMPLES && nx >= 64;
+    #[cfg(feature = "parallel")]
     if parallel {
         // Tiles of whole rows, about TILE_SAMPLES samples each.
         let rows_per_tile = (TILE_SAMPLES / nx).max(1);
         out.par_chunks_mut(rows_per_tile * nx)
             .enumerate()
             .for_each(|(t, out)| f.fill_rows(&plan, &axes, t * rows_per_tile, out, streaming));
-    } else {
-        f.fill_rows(&plan, &axes, 0, out, streaming);
+        return Ok(());
     }
+    // Without the `parallel` feature no `_par` method exists to ask for it.
+    let _ = parallel;
+    f.fill_rows(&plan, &axes, 0, out, streaming);
     Ok(())
 }
 
@@ -738,11 +743,13 @@ where
             },
         );
     };
+    #[cfg(feature = "parallel")]
     if parallel {
         work.into_par_iter().for_each(run);
-    } else {
-        work.into_iter().for_each(run);
+        return Ok(());
     }
+    let _ = parallel;
+    work.into_iter().for_each(run);
     Ok(())
 }
 

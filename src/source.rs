@@ -101,6 +101,9 @@ pub trait Source: Field {
     }
     /// [`Source::fill_grid1`] on the rayon pool, in tiles of whole rows; the
     /// same bits whatever the number of threads.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
     fn fill_grid1_par(&self, grid: &Grid1, out: &mut [f32]) -> Result<(), Error> {
         self.run(Work::Grid(grid, out, true).into())
     }
@@ -109,6 +112,9 @@ pub trait Source: Field {
         self.run(Work::Grid(grid, out, false).into())
     }
     /// [`Source::fill_grid2`] on the rayon pool.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
     fn fill_grid2_par(&self, grid: &Grid2, out: &mut [f32]) -> Result<(), Error> {
         self.run(Work::Grid(grid, out, true).into())
     }
@@ -117,6 +123,9 @@ pub trait Source: Field {
         self.run(Work::Grid(grid, out, false).into())
     }
     /// [`Source::fill_grid3`] on the rayon pool.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
     fn fill_grid3_par(&self, grid: &Grid3, out: &mut [f32]) -> Result<(), Error> {
         self.run(Work::Grid(grid, out, true).into())
     }
@@ -125,6 +134,9 @@ pub trait Source: Field {
         self.run(Work::Grid(grid, out, false).into())
     }
     /// [`Source::fill_grid4`] on the rayon pool.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
     fn fill_grid4_par(&self, grid: &Grid4, out: &mut [f32]) -> Result<(), Error> {
         self.run(Work::Grid(grid, out, true).into())
     }
@@ -226,6 +238,9 @@ pub trait Differentiable: Source + GradField {
         self.run_grad(GradWork::Grid(grid, out, [dx], false).into())
     }
     /// [`Differentiable::fill_grid1_grad`] on the rayon pool.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
     fn fill_grid1_grad_par(
         &self,
         grid: &Grid1,
@@ -245,6 +260,9 @@ pub trait Differentiable: Source + GradField {
         self.run_grad(GradWork::Grid(grid, out, [dx, dy], false).into())
     }
     /// [`Differentiable::fill_grid2_grad`] on the rayon pool.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
     fn fill_grid2_grad_par(
         &self,
         grid: &Grid2,
@@ -266,6 +284,9 @@ pub trait Differentiable: Source + GradField {
         self.run_grad(GradWork::Grid(grid, out, [dx, dy, dz], false).into())
     }
     /// [`Differentiable::fill_grid3_grad`] on the rayon pool.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
     fn fill_grid3_grad_par(
         &self,
         grid: &Grid3,
@@ -290,6 +311,9 @@ pub trait Differentiable: Source + GradField {
         self.run_grad(GradWork::Grid(grid, out, [dx, dy, dz, dw], false).into())
     }
     /// [`Differentiable::fill_grid4_grad`] on the rayon pool.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
     #[allow(clippy::too_many_arguments)]
     fn fill_grid4_grad_par(
         &self,
@@ -391,6 +415,9 @@ macro_rules! source_methods {
                 crate::Source::fill_grid1(self, grid, out)
             }
             /// See [`Source::fill_grid1_par`](crate::Source::fill_grid1_par).
+            ///
+            /// Needs the `parallel` cargo feature (on by default).
+            #[cfg(feature = "parallel")]
             pub fn fill_grid1_par(&self, grid: &crate::Grid1, out: &mut [f32]) -> Result<(), crate::Error> {
                 crate::Source::fill_grid1_par(self, grid, out)
             }
@@ -399,6 +426,9 @@ macro_rules! source_methods {
                 crate::Source::fill_grid2(self, grid, out)
             }
             /// See [`Source::fill_grid2_par`](crate::Source::fill_grid2_par).
+            ///
+            /// Needs the `parallel` cargo feature (on by default).
+            #[cfg(feature = "parallel")]
             pub fn fill_grid2_par(&self, grid: &crate::Grid2, out: &mut [f32]) -> Result<(), crate::Error> {
                 crate::Source::fill_grid2_par(self, grid, out)
             }
@@ -407,6 +437,9 @@ macro_rules! source_methods {
                 crate::Source::fill_grid3(self, grid, out)
             }
             /// See [`Source::fill_grid3_par`](crate::Source::fill_grid3_par).
+            ///
+            /// Needs the `parallel` cargo feature (on by default).
+            #[cfg(feature = "parallel")]
             pub fn fill_grid3_par(&self, grid: &crate::Grid3, out: &mut [f32]) -> Result<(), crate::Error> {
                 crate::Source::fill_grid3_par(self, grid, out)
             }
@@ -415,6 +448,9 @@ macro_rules! source_methods {
                 crate::Source::fill_grid4(self, grid, out)
             }
             /// See [`Source::fill_grid4_par`](crate::Source::fill_grid4_par).
+            ///
+            /// Needs the `parallel` cargo feature (on by default).
+            #[cfg(feature = "parallel")]
             pub fn fill_grid4_par(&self, grid: &crate::Grid4, out: &mut [f32]) -> Result<(), crate::Error> {
                 crate::Source::fill_grid4_par(self, grid, out)
             }
@@ -541,6 +577,9 @@ macro_rules! gradient_methods {
                 crate::Differentiable::fill_grid4_grad(self, grid, out, dx, dy, dz, dw)
             }
             /// See [`Differentiable::fill_grid1_grad_par`](crate::Differentiable::fill_grid1_grad_par).
+            ///
+            /// Needs the `parallel` cargo feature (on by default).
+            #[cfg(feature = "parallel")]
             pub fn fill_grid1_grad_par(
                 &self,
                 grid: &crate::Grid1,
@@ -550,6 +589,9 @@ macro_rules! gradient_methods {
                 crate::Differentiable::fill_grid1_grad_par(self, grid, out, dx)
             }
             /// See [`Differentiable::fill_grid2_grad_par`](crate::Differentiable::fill_grid2_grad_par).
+            ///
+            /// Needs the `parallel` cargo feature (on by default).
+            #[cfg(feature = "parallel")]
             pub fn fill_grid2_grad_par(
                 &self,
                 grid: &crate::Grid2,
@@ -560,6 +602,9 @@ macro_rules! gradient_methods {
                 crate::Differentiable::fill_grid2_grad_par(self, grid, out, dx, dy)
             }
             /// See [`Differentiable::fill_grid3_grad_par`](crate::Differentiable::fill_grid3_grad_par).
+            ///
+            /// Needs the `parallel` cargo feature (on by default).
+            #[cfg(feature = "parallel")]
             pub fn fill_grid3_grad_par(
                 &self,
                 grid: &crate::Grid3,
@@ -571,6 +616,9 @@ macro_rules! gradient_methods {
                 crate::Differentiable::fill_grid3_grad_par(self, grid, out, dx, dy, dz)
             }
             /// See [`Differentiable::fill_grid4_grad_par`](crate::Differentiable::fill_grid4_grad_par).
+            ///
+            /// Needs the `parallel` cargo feature (on by default).
+            #[cfg(feature = "parallel")]
             #[allow(clippy::too_many_arguments)]
             pub fn fill_grid4_grad_par(
                 &self,

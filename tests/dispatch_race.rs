@@ -1,5 +1,5 @@
 //! The first use of the crate from many threads at the same instant: CPU
-//! detection races with itself and with batch calls (STYLE.md habit 4).
+//! detection races with itself and with batch calls.
 //!
 //! A test binary of its own (not in tests/suite), with this one test, so that nothing has touched
 //! the detection cache before the threads start.

@@ -100,6 +100,7 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
         Some([_, _, cells, _]) => format!(", loops every {cells} cells of z"),
         None => String::new(),
     };
-    println!("wrote {shown}: {frames} frames of {w}×{h}{looped}, values {lo}..{hi} shown");
-    Ok(())
+    crate::print_out(&format!(
+        "wrote {shown}: {frames} frames of {w}×{h}{looped}, values {lo}..{hi} shown\n"
+    ))
 }

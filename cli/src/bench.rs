@@ -44,21 +44,21 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     let mut out = vec![0.0f32; n.max(side2 * side2).max(side3 * side3 * side3)];
 
     let kind = args.source.source.unwrap_or(SourceKind::Perlin).name();
-    println!(
-        "{kind}, seed {}: million points per second, best of {} runs",
-        args.source.seed, args.runs
-    );
-    println!(
-        "points: {n} random in [-1000, 1000); grids: {side2}² and {side3}³ samples, \
-         1/{} cell apart; par: {} threads",
+    let mut header = format!(
+        "{kind}, seed {}: million points per second, best of {} runs\n\
+         points: {n} random in [-1000, 1000); grids: {side2}² and {side3}³ samples, \
+         1/{} cell apart; par: {} threads\n{:<10}",
+        args.source.seed,
+        args.runs,
         1.0 / GRID_STEP,
-        rayon::current_num_threads()
+        rayon::current_num_threads(),
+        "level"
     );
-    print!("{:<10}", "level");
     for column in COLUMNS {
-        print!("{column:>11}");
+        header += &format!("{column:>11}");
     }
-    println!();
+    header.push('\n');
+    crate::print_out(&header)?;
     let progress = Progress::new("bench", (sources.len() * COLUMNS.len()) as u64);
     for source in &sources {
         let mut row = format!("{:<10}", source.level().name());
@@ -98,7 +98,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
             ));
             progress.advance(1);
         }
-        progress.print_line(&row);
+        progress.print_line(&row)?;
     }
     Ok(())
 }

@@ -73,6 +73,20 @@ impl From<noisefield::Error> for Failure {
     }
 }
 
+/// Writes `text` to standard output. A closed pipe (`noisefield stats | head
+/// -1`) is not a failure: the reader took what it wanted, so the command
+/// ends quietly with exit code 0.
+pub fn print_out(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::Io(format!("cannot write to standard output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn main() -> ExitCode {
     // Clap prints its own usage errors and exits with code 2.
     let cli = Cli::parse();

@@ -32,8 +32,8 @@ impl Progress {
     }
 
     /// Prints `line` to stdout, above the bar.
-    pub fn print_line(&self, line: &str) {
-        self.bar.suspend(|| println!("{line}"));
+    pub fn print_line(&self, line: &str) -> Result<(), crate::Failure> {
+        self.bar.suspend(|| crate::print_out(&format!("{line}\n")))
     }
 }
 

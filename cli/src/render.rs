@@ -22,7 +22,22 @@ use crate::source::SourceKind;
 pub fn run(args: RenderArgs) -> Result<(), Failure> {
     let field = Field::from_args(&args.field, SourceKind::Fbm)?;
     let format = match (args.format, &args.output) {
-        (Some(format), _) => format,
+        (Some(format), Some(path)) => match Format::from_extension(path) {
+            // A `.png` name holds either PNG format.
+            Some(named)
+                if named != format && !(named == Format::Png && format == Format::Png16) =>
+            {
+                return Err(Failure::usage(format!(
+                    "--format {} does not match the name {}, which asks for {}: \
+                     change the extension or the format",
+                    format.name(),
+                    path.display(),
+                    named.name()
+                )));
+            }
+            _ => format,
+        },
+        (Some(format), None) => format,
         (None, None) => Format::Png,
         (None, Some(path)) => Format::from_extension(path).ok_or_else(|| {
             Failure::usage(format!(
@@ -113,10 +128,9 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
         true => format!(", values {lo}..{hi} shown"),
         false => String::new(),
     };
-    println!(
-        "wrote {shown}: {} {}{band}{values}",
+    crate::print_out(&format!(
+        "wrote {shown}: {} {}{band}{values}\n",
         size.join("×"),
         format.name()
-    );
-    Ok(())
+    ))
 }

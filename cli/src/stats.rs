@@ -119,28 +119,30 @@ pub fn run(args: StatsArgs) -> Result<(), Failure> {
     drop(progress);
 
     let size: Vec<String> = field.size().iter().map(|n| n.to_string()).collect();
-    println!("size      {}", size.join("×"));
-    println!("samples   {}", moments.n);
-    println!("min       {}", moments.min);
-    println!("max       {}", moments.max);
-    println!("mean      {}", moments.mean);
-    println!("std dev   {}", moments.std_dev());
-    println!(
-        "histogram ({} bins, from min to max):",
+    let mut report = format!(
+        "size      {}\nsamples   {}\nmin       {}\nmax       {}\nmean      {}\nstd dev   {}\n\
+         histogram ({} bins, from min to max):\n",
+        size.join("×"),
+        moments.n,
+        moments.min,
+        moments.max,
+        moments.mean,
+        moments.std_dev(),
         histogram.counts.len()
     );
     let most = histogram.counts.iter().copied().max().unwrap_or(0).max(1);
     for (i, &count) in histogram.counts.iter().enumerate() {
         let lo = histogram.min + i as f64 * histogram.width;
         let bar = "#".repeat((count as usize * BAR_WIDTH).div_ceil(most as usize));
-        println!(
-            "  {lo:>10.4} .. {:<10.4} {count:>12} {bar}",
+        report += &format!(
+            "  {lo:>10.4} .. {:<10.4} {count:>12} {bar}\n",
             lo + histogram.width
         );
     }
+    crate::print_out(&report)?;
     if let Some(path) = &args.plot {
         plot(path, &histogram, &moments)?;
-        println!("wrote {}", path.display());
+        crate::print_out(&format!("wrote {}\n", path.display()))?;
     }
     Ok(())
 }

@@ -594,6 +594,55 @@ fn an_unknown_output_extension_is_refused_unless_a_format_is_given() {
 }
 
 #[test]
+fn an_extension_naming_another_format_is_refused() {
+    let dir = temp_dir();
+    for line in [
+        "render --size 8x8 --format npy -o x.png",
+        "render --size 8x8 --format png -o x.npy",
+        "render --size 8x8 --format raw -o x.npy",
+        "render --size 8x8 --format png16 -o x.raw",
+    ] {
+        let out = run_in(dir.path(), &words(line));
+        assert_eq!(out.status.code(), Some(2), "{line}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("does not match"), "{line}: {err}");
+        assert!(listing(dir.path()).is_empty(), "{line} wrote a file");
+    }
+    // A 16-bit PNG is a `.png`; a matching format is fine.
+    ok_in(
+        dir.path(),
+        &words("render --size 8x8 --format png16 -o h.png"),
+    );
+    ok_in(
+        dir.path(),
+        &words("render --size 8x8 --format npy -o h.npy"),
+    );
+    assert_eq!(listing(dir.path()), ["h.npy", "h.png"]);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_0() {
+    use std::process::Stdio;
+    // The reader is gone before stats has computed its field (as with
+    // `noisefield stats | head -0`): writing the report meets a closed
+    // pipe, which ends the command with 0 and nothing on stderr.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_noisefield"))
+        .args(words("stats --size 256x256"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn a_failed_write_exits_1_and_leaves_no_partial_file() {
     let dir = temp_dir();
     // The destination is a directory: the final rename fails after the

@@ -1,6 +1,6 @@
 //! Every level's `fill1..fill4` equals the scalar `noise1..noise4`, bit for
 //! bit, for the shared adversarial table, for arbitrary bit patterns and at
-//! every slice length 0..=67 (STYLE.md habits 7, 8 and 13).
+//! every slice length 0..=67.
 
 use crate::common::{any_perlin, bit_pattern_slices};
 

@@ -1,5 +1,5 @@
 //! What the integration tests share: the one table of adversarial `f32`
-//! inputs (STYLE.md habit 13) and helpers that run a point or a batch in any
+//! inputs and helpers that run a point or a batch in any
 //! dimension and compare every level against the scalar path bit for bit;
 //! `f64` batches and grids of any dimension (`FillGrid`, `grid_values`).
 
