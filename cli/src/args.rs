@@ -215,9 +215,15 @@ pub struct StatsArgs {
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub bins: u32,
 
-    /// Also draw the histogram to this PNG file.
+    /// Also draw the histogram to this PNG file (value axis below, counts
+    /// at the left, the mean in red).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+
+    /// Also write the histogram as CSV: a header, then one line per bin
+    /// `lo,hi,count` (the last bin includes the max).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
 }
 
 /// `noisefield bench`.

@@ -144,19 +144,105 @@ pub fn run(args: StatsArgs) -> Result<(), Failure> {
         plot(path, &histogram, &moments)?;
         crate::print_out(&format!("wrote {}\n", path.display()))?;
     }
+    if let Some(path) = &args.csv {
+        csv(path, &histogram)?;
+        crate::print_out(&format!("wrote {}\n", path.display()))?;
+    }
     Ok(())
 }
 
-/// Draws the histogram as bars on white, the mean in red, to a PNG.
+/// Writes the histogram as CSV: `lo,hi,count` per bin, edges in full
+/// precision.
+fn csv(path: &Path, histogram: &Histogram) -> Result<(), Failure> {
+    let mut text = String::from("lo,hi,count\n");
+    for (i, &count) in histogram.counts.iter().enumerate() {
+        let lo = histogram.min + i as f64 * histogram.width;
+        text += &format!("{lo},{},{count}\n", lo + histogram.width);
+    }
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| file.failure(e))?;
+    file.commit()
+}
+
+/// A 3×5 pixel font for the plot's numbers: each row's 3 bits, left first.
+const GLYPHS: [(char, [u8; 5]); 14] = [
+    ('0', [7, 5, 5, 5, 7]),
+    ('1', [2, 6, 2, 2, 7]),
+    ('2', [7, 1, 7, 4, 7]),
+    ('3', [7, 1, 7, 1, 7]),
+    ('4', [5, 5, 7, 1, 1]),
+    ('5', [7, 4, 7, 1, 7]),
+    ('6', [7, 4, 7, 5, 7]),
+    ('7', [7, 1, 1, 1, 1]),
+    ('8', [7, 5, 7, 5, 7]),
+    ('9', [7, 5, 7, 1, 7]),
+    ('.', [0, 0, 0, 0, 2]),
+    ('-', [0, 0, 7, 0, 0]),
+    ('e', [0, 7, 7, 4, 7]),
+    ('+', [0, 2, 7, 2, 0]),
+];
+
+/// Pixels per font pixel.
+const FONT_SCALE: usize = 2;
+
+/// The width of `text` drawn in the plot's font, in pixels.
+fn text_width(text: &str) -> usize {
+    text.chars().count() * 4 * FONT_SCALE
+}
+
+/// Draws `s` in black with its top left corner at `(x, y)`.
+fn draw_text(paint: &mut impl FnMut(usize, usize, [u8; 3]), x: usize, y: usize, s: &str) {
+    for (i, ch) in s.chars().enumerate() {
+        let Some((_, rows)) = GLYPHS.iter().find(|(c, _)| *c == ch) else {
+            continue;
+        };
+        for (r, bits) in rows.iter().enumerate() {
+            for b in 0..3 {
+                if bits >> (2 - b) & 1 == 1 {
+                    for dy in 0..FONT_SCALE {
+                        for dx in 0..FONT_SCALE {
+                            let px = x + (i * 4 + b) * FONT_SCALE + dx;
+                            paint(px, y + r * FONT_SCALE + dy, [0, 0, 0]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A tick label: short, and the same for the same value.
+fn label(v: f64) -> String {
+    if v != 0.0 && (v.abs() >= 1e5 || v.abs() < 1e-3) {
+        format!("{v:.2e}")
+    } else {
+        let s = format!("{v:.3}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        if s == "-0" { "0".into() } else { s.into() }
+    }
+}
+
+/// Draws the histogram as bars on white with labelled axes: values along
+/// the bottom (min, quarters, max), counts at the left (0, half, most),
+/// the mean as a red line; to a PNG.
 fn plot(path: &Path, histogram: &Histogram, moments: &Moments) -> Result<(), Failure> {
-    const MARGIN: usize = 20;
+    const TOP: usize = 20;
+    const RIGHT: usize = 30;
+    const LEFT: usize = 90;
+    const BOTTOM: usize = 40;
+    const TICK: usize = 5;
     let [width, height] = PLOT_SIZE;
-    let (plot_w, plot_h) = (width - 2 * MARGIN, height - 2 * MARGIN);
+    let (plot_w, plot_h) = (width - LEFT - RIGHT, height - TOP - BOTTOM);
     let bins = histogram.counts.len();
-    let most = histogram.counts.iter().copied().max().unwrap_or(0).max(1) as f64;
+    let most_count = histogram.counts.iter().copied().max().unwrap_or(0);
+    let most = most_count.max(1) as f64;
     let mut rgb = vec![255u8; width * height * 3];
     let mut paint = |x: usize, y: usize, c: [u8; 3]| {
-        rgb[(y * width + x) * 3..][..3].copy_from_slice(&c);
+        if x < width && y < height {
+            rgb[(y * width + x) * 3..][..3].copy_from_slice(&c);
+        }
     };
     for col in 0..plot_w {
         let bin = col * bins / plot_w;
@@ -166,18 +252,55 @@ fn plot(path: &Path, histogram: &Histogram, moments: &Moments) -> Result<(), Fai
         let bar = (histogram.counts[bin] as f64 / most * plot_h as f64).round() as usize;
         for row in 0..bar {
             if !gap {
-                paint(MARGIN + col, MARGIN + plot_h - 1 - row, [70, 110, 170]);
+                paint(LEFT + col, TOP + plot_h - 1 - row, [70, 110, 170]);
             }
         }
     }
+    let black = [0, 0, 0];
+    // Axes.
     for col in 0..plot_w {
-        paint(MARGIN + col, MARGIN + plot_h, [0, 0, 0]); // baseline
+        paint(LEFT + col, TOP + plot_h, black);
+    }
+    for row in 0..=plot_h {
+        paint(LEFT - 1, TOP + row, black);
+    }
+    // Value ticks along the bottom: min, the quarters, max.
+    let span = histogram.width * bins as f64;
+    for q in 0..=4 {
+        let x = LEFT + (q * (plot_w - 1)) / 4;
+        for t in 0..TICK {
+            paint(x, TOP + plot_h + 1 + t, black);
+        }
+        let s = label(histogram.min + span * q as f64 / 4.0);
+        let w = text_width(&s);
+        let left = x.saturating_sub(w / 2).min(width - w);
+        draw_text(&mut paint, left, TOP + plot_h + TICK + 6, &s);
+    }
+    // Count ticks at the left: 0, half the tallest bar, the tallest.
+    for (count, frac) in [(0, 0.0), (most_count / 2, 0.5), (most_count, 1.0)] {
+        let frac = if frac == 0.5 {
+            count as f64 / most
+        } else {
+            frac
+        };
+        let y = TOP + plot_h - (frac * plot_h as f64).round() as usize;
+        for t in 0..TICK {
+            paint(LEFT - 2 - t, y, black);
+        }
+        let s = count.to_string();
+        let w = text_width(&s);
+        draw_text(
+            &mut paint,
+            LEFT - TICK - 6 - w,
+            y.saturating_sub(5 * FONT_SCALE / 2),
+            &s,
+        );
     }
     let span = f64::from(moments.max) - f64::from(moments.min);
     if span > 0.0 {
         let x = ((moments.mean - f64::from(moments.min)) / span * plot_w as f64) as usize;
         for row in 0..plot_h {
-            paint(MARGIN + x.min(plot_w - 1), MARGIN + row, [200, 30, 30]);
+            paint(LEFT + x.min(plot_w - 1), TOP + row, [200, 30, 30]);
         }
     }
     let mut file = AtomicFile::create(path)?;

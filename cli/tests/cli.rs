@@ -700,7 +700,8 @@ fn stat(stdout: &str, name: &str) -> f64 {
 fn stats_match_the_library_fill() {
     let dir = temp_dir();
     let args = words(
-        "stats --source perlin --seed 9 --size 300x200 --frequency 1/40 --bins 7 --plot hist.png",
+        "stats --source perlin --seed 9 --size 300x200 --frequency 1/40 --bins 7 --plot hist.png \
+         --csv hist.csv",
     );
     let stdout = ok_in(dir.path(), &args);
     let values = library2(
@@ -734,9 +735,40 @@ fn stats_match_the_library_fill() {
         .map(|l| l.split_whitespace().nth(3).unwrap().parse().unwrap())
         .collect();
     assert_eq!(counts, want);
+    // The CSV: the same bins, edges from min to max.
+    let csv = fs::read_to_string(dir.path().join("hist.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("lo,hi,count"));
+    let rows: Vec<(f64, f64, u64)> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.iter().map(|r| r.2).collect::<Vec<_>>(), want);
+    assert_eq!(rows[0].0, f64::from(lo));
+    assert!((rows[6].1 - f64::from(hi)).abs() < 1e-12);
+    for (i, r) in rows.iter().enumerate() {
+        assert!((r.1 - r.0 - width).abs() < 1e-12, "bin {i}: {r:?}");
+    }
     let plot = decode_png(&dir.path().join("hist.png"));
     assert_eq!((plot.width, plot.height), (640, 360));
     assert!(plot.pixels.iter().any(|&b| b != 255), "the plot is blank");
+    // Labelled axes: numbers (black) left of the bars and below the
+    // baseline, so black pixels on many rows there, not one axis line.
+    let black = |x: usize, y: usize| {
+        let i = (y * 640 + x) * 3;
+        plot.pixels[i..i + 3] == [0, 0, 0]
+    };
+    let rows_with_black = |xs: std::ops::Range<usize>, ys: std::ops::Range<usize>| {
+        ys.filter(|&y| xs.clone().any(|x| black(x, y))).count()
+    };
+    assert!(rows_with_black(0..80, 0..360) >= 15, "no count labels");
+    assert!(rows_with_black(0..640, 326..360) >= 5, "no value labels");
 }
 
 /// The frames of a GIF as palette indices, and its size.
