@@ -13,7 +13,7 @@ use crate::field::{Field, Lattice};
 use crate::output::AtomicFile;
 use crate::palette::{Palette, Scale};
 use crate::progress::Progress;
-use crate::source::{self, SourceKind};
+use crate::source;
 use noisefield::Grid3;
 
 /// Lattice cells per pixel unless `--frequency` is given: 1/64, so a
@@ -53,7 +53,7 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
             )
         }
     };
-    let source = source::build(&args.source, SourceKind::Fbm, period)?;
+    let source = source::build(&args.source, period)?;
     let f = args.frequency.unwrap_or(DEFAULT_FREQUENCY);
     let grid = Grid3::new([x0, y0, z0], [f, f, time_step], [w, h, frames]);
     let field = Field::new(source, Lattice::D3(grid))?;

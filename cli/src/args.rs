@@ -48,15 +48,16 @@ pub enum Command {
     /// Print min, max, mean, standard deviation and a histogram of a field.
     Stats(StatsArgs),
     /// Print throughput (million points per second) per available SIMD level.
+    #[command(mut_arg("source", |a| a.default_value("perlin")))]
     Bench(BenchArgs),
 }
 
 /// Which noise, shared by every subcommand.
 #[derive(Debug, Clone, Args)]
 pub struct SourceArgs {
-    /// Noise source [default: fbm; bench: perlin].
-    #[arg(long, value_enum)]
-    pub source: Option<SourceKind>,
+    /// Noise source.
+    #[arg(long, value_enum, default_value = "fbm")]
+    pub source: SourceKind,
 
     /// Seed, 0 to 2^64 - 1.
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]

@@ -17,7 +17,7 @@
 use crate::Failure;
 use crate::args::{FieldArgs, Periods, check_size};
 use crate::progress::Progress;
-use crate::source::{self, AnySource, SourceKind};
+use crate::source::{self, AnySource};
 use noisefield::{Grid2, Grid3};
 use std::ops::Range;
 
@@ -47,9 +47,9 @@ pub struct Field {
 }
 
 impl Field {
-    /// The field `args` describe, with `default` as the source unless
-    /// `--source` is given. Checks every option against the others.
-    pub fn from_args(args: &FieldArgs, default: SourceKind) -> Result<Field, Failure> {
+    /// The field `args` describe.
+    /// Checks every option against the others.
+    pub fn from_args(args: &FieldArgs) -> Result<Field, Failure> {
         let size = &args.size.0;
         let dims = size.len();
         let origin = args.origin.clone().map_or(vec![0.0; dims], |c| c.0);
@@ -81,7 +81,7 @@ impl Field {
                 (step, Some(period))
             }
         };
-        let source = source::build(&args.source, default, period)?;
+        let source = source::build(&args.source, period)?;
         let lattice = match dims {
             2 => Lattice::D2(Grid2::new(
                 [origin[0], origin[1]],

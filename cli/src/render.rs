@@ -16,11 +16,10 @@ use crate::field::{Field, Lattice};
 use crate::output::{AtomicFile, Encoding, Format, Pixels, encode};
 use crate::palette::{Palette, Scale};
 use crate::progress::Progress;
-use crate::source::SourceKind;
 
 /// Runs `noisefield render`.
 pub fn run(args: RenderArgs) -> Result<(), Failure> {
-    let field = Field::from_args(&args.field, SourceKind::Fbm)?;
+    let field = Field::from_args(&args.field)?;
     let format = match (args.format, &args.output) {
         (Some(format), Some(path)) => match Format::from_extension(path) {
             // A `.png` name holds either PNG format.

@@ -137,12 +137,8 @@ macro_rules! octaves {
 ///
 /// Fractal options with a single-octave source, an unsupported `--level`,
 /// or bad fractal parameters are usage errors.
-pub fn build(
-    args: &SourceArgs,
-    default: SourceKind,
-    period: Option<[u32; 4]>,
-) -> Result<AnySource, Failure> {
-    let kind = args.source.unwrap_or(default);
+pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, Failure> {
+    let kind = args.source;
     let fractal_options = [
         ("--octaves", args.octaves.is_some()),
         ("--lacunarity", args.lacunarity.is_some()),

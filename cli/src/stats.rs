@@ -14,7 +14,6 @@ use crate::args::StatsArgs;
 use crate::field::Field;
 use crate::output::AtomicFile;
 use crate::progress::Progress;
-use crate::source::SourceKind;
 use std::io::Write;
 use std::path::Path;
 
@@ -103,7 +102,7 @@ impl Histogram {
 
 /// Runs `noisefield stats`.
 pub fn run(args: StatsArgs) -> Result<(), Failure> {
-    let field = Field::from_args(&args.field, SourceKind::Fbm)?;
+    let field = Field::from_args(&args.field)?;
     let all = 0..field.slabs();
     let progress = Progress::new("stats", 2 * field.rows_in(&all));
     let mut moments = Moments::new();

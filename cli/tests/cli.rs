@@ -865,6 +865,49 @@ fn bench_prints_one_row_per_available_level() {
 }
 
 #[test]
+fn each_subcommands_help_states_its_own_default_source_and_the_names() {
+    let dir = temp_dir();
+    for (sub, default) in [
+        ("render", "fbm"),
+        ("animate", "fbm"),
+        ("stats", "fbm"),
+        ("bench", "perlin"),
+    ] {
+        let help = ok_in(dir.path(), &[sub, "--help"]);
+        let at = help.find("--source <SOURCE>").expect("--source documented");
+        let next = help[at + 2..]
+            .find("\n      -")
+            .map_or(help.len(), |n| at + 2 + n);
+        let source_help = &help[at..next];
+        assert!(
+            source_help.contains(&format!("[default: {default}]")),
+            "{sub}: {source_help}"
+        );
+        assert_eq!(
+            source_help.matches("[default:").count(),
+            1,
+            "{sub}: {source_help}"
+        );
+        for name in [
+            "perlin",
+            "value",
+            "fbm",
+            "billow",
+            "ridged",
+            "turbulence",
+            "marble",
+        ] {
+            assert!(source_help.contains(name), "{sub}: {name} missing");
+        }
+    }
+    // And the defaults are the ones used: stats names its source nowhere,
+    // so compare with an explicit --source fbm.
+    let implicit = ok_in(dir.path(), &words("stats --size 32x32"));
+    let explicit = ok_in(dir.path(), &words("stats --size 32x32 --source fbm"));
+    assert_eq!(implicit, explicit);
+}
+
+#[test]
 fn help_names_every_subcommand() {
     let dir = temp_dir();
     let stdout = ok_in(dir.path(), &["--help"]);
