@@ -212,18 +212,25 @@ pub(crate) trait Job {
 #[inline]
 pub(crate) fn dispatch<J: Job>(level: crate::Level, job: J) -> J::Output {
     use crate::Level;
+    // (Not `if let` match guards: the crate's rust-version predates them.)
+    #[cfg(target_arch = "x86_64")]
+    match level {
+        Level::Avx512 => {
+            if let Some(t) = x86_64::avx512::Avx512::new() {
+                // SAFETY: the token `t` exists, so AVX-512 F/BW/VBMI were detected.
+                return unsafe { x86_64::avx512::run(t, job) };
+            }
+        }
+        Level::Avx2 => {
+            if let Some(t) = x86_64::avx2::Avx2::new() {
+                // SAFETY: the token `t` exists, so AVX2 was detected.
+                return unsafe { x86_64::avx2::run(t, job) };
+            }
+        }
+        _ => {}
+    }
     match level {
         Level::Scalar => job.run(scalar::Scalar),
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx512 if let Some(t) = x86_64::avx512::Avx512::new() => {
-            // SAFETY: the token `t` exists, so AVX-512 F/BW/VBMI were detected.
-            unsafe { x86_64::avx512::run(t, job) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 if let Some(t) = x86_64::avx2::Avx2::new() => {
-            // SAFETY: the token `t` exists, so AVX2 was detected.
-            unsafe { x86_64::avx2::run(t, job) }
-        }
         _ => job.run(portable::Portable),
     }
 }
