@@ -99,7 +99,13 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("noisefield: error: {failure}");
+            // The style of clap's own errors, so every message reads alike.
+            match failure {
+                Failure::Usage(_) => {
+                    eprintln!("error: {failure}\n\nFor more information, try '--help'.")
+                }
+                Failure::Io(_) => eprintln!("error: {failure}"),
+            }
             ExitCode::from(failure.exit_code())
         }
     }

@@ -908,6 +908,42 @@ fn each_subcommands_help_states_its_own_default_source_and_the_names() {
 }
 
 #[test]
+fn every_error_has_one_style_whoever_finds_it() {
+    let dir = temp_dir();
+    // Found by clap (a value's syntax), by the tool (an option against
+    // another), by the library (a fractal parameter): all read alike.
+    for line in [
+        "render --size 0x3",
+        "render --source perlin --octaves 3",
+        "render --octaves 99",
+    ] {
+        let out = run_in(dir.path(), &words(line));
+        assert_eq!(out.status.code(), Some(2), "{line}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: "), "{line}: {err}");
+        assert!(
+            err.trim_end()
+                .ends_with("For more information, try '--help'."),
+            "{line}: {err}"
+        );
+        assert_eq!(err.matches("error").count(), 1, "{line}: {err}");
+    }
+    // An I/O failure: the same prefix, and the user's path, not a temporary one.
+    fs::create_dir(dir.path().join("taken.npy")).unwrap();
+    let out = run_in(dir.path(), &words("render --size 8x8 -o taken.npy"));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("taken.npy"),
+        "{err}"
+    );
+    assert!(
+        !err.contains(".part") && !err.contains(".noisefield-"),
+        "{err}"
+    );
+}
+
+#[test]
 fn help_names_every_subcommand() {
     let dir = temp_dir();
     let stdout = ok_in(dir.path(), &["--help"]);
