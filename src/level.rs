@@ -11,27 +11,62 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 /// An instruction-set level the batch kernels can run at.
 ///
-/// Every level computes the same bits as every other for every input; levels
-/// differ only in speed. Ordered from slowest to fastest.
+/// Every level computes the same bits as every other for every input, on
+/// every architecture; levels differ only in speed. `Scalar` and `Portable`
+/// run everywhere; each other level belongs to one architecture and is
+/// available where the CPU has its instructions ([`Level::is_available`]).
+/// New levels may be added (the enum is `#[non_exhaustive]`). The order
+/// (`Ord`) is the declaration order, for sorting; within one architecture it
+/// runs from slowest to fastest, across architectures it means nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Level {
     /// One point at a time, plain `f32` arithmetic. Always available.
     Scalar,
     /// `wide::f32x8`, 8 lanes, with the instruction set fixed when the crate
-    /// was compiled (SSE2 on a default x86_64 build). Always available.
+    /// was compiled (SSE2 on a default x86_64 build, NEON on aarch64).
+    /// Always available.
     Portable,
-    /// AVX2, 8 lanes, `std::arch` intrinsics; 32 points per kernel step with
-    /// hashes in byte lanes, permutation lookups by a `vpshufb` tree.
+    /// aarch64 NEON (Advanced SIMD), 4 lanes, `std::arch` intrinsics; 16
+    /// points per kernel step, permutation lookups with `tbl` over four
+    /// 64-byte tables.
+    Neon,
+    /// x86_64 AVX2, 8 lanes, `std::arch` intrinsics; 32 points per kernel
+    /// step with hashes in byte lanes, permutation lookups by a `vpshufb` tree.
     Avx2,
-    /// AVX-512 F + BW + VBMI, 16 lanes, 64 points per kernel step; the
+    /// x86_64 AVX-512 F + BW + VBMI, 16 lanes, 64 points per kernel step; the
     /// permutation lives in four registers and is read with `vpermi2b`.
     Avx512,
 }
 
-const ALL: [Level; 4] = [Level::Scalar, Level::Portable, Level::Avx2, Level::Avx512];
+/// Every level, in declaration order (bit `i` of [`AVAILABLE`] is `ALL[i]`).
+const ALL: [Level; 5] = [
+    Level::Scalar,
+    Level::Portable,
+    Level::Neon,
+    Level::Avx2,
+    Level::Avx512,
+];
 
-/// 0 = not detected yet; otherwise 1 + the index of the best level in `ALL`.
-static BEST: AtomicU8 = AtomicU8::new(0);
+/// 0 = not detected yet; otherwise bit 7 set and bit `i` set where `ALL[i]`
+/// runs on this CPU.
+static AVAILABLE: AtomicU8 = AtomicU8::new(0);
+
+/// The availability bits, detected on first use.
+fn available_bits() -> u8 {
+    match AVAILABLE.load(Ordering::Relaxed) {
+        0 => {
+            let bits = ALL
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| crate::simd::cpu_has(**l))
+                .fold(0x80, |bits, (i, _)| bits | 1 << i);
+            AVAILABLE.store(bits, Ordering::Relaxed);
+            bits
+        }
+        bits => bits,
+    }
+}
 
 impl Level {
     /// The fastest level this CPU supports. Detected on first use, then cached.
@@ -39,14 +74,10 @@ impl Level {
     /// Safe to call from many threads at once: each racing first caller
     /// computes the same value and stores it.
     pub fn detect() -> Level {
-        match BEST.load(Ordering::Relaxed) {
-            0 => {
-                let best = detect_uncached();
-                BEST.store(best as u8 + 1, Ordering::Relaxed);
-                best
-            }
-            n => ALL[(n - 1) as usize],
-        }
+        // The last available level in declaration order: the ISA levels of
+        // one architecture are declared slowest first.
+        let bits = available_bits() & 0x7f;
+        ALL[(u8::BITS - 1 - bits.leading_zeros()) as usize]
     }
 
     /// Every level usable here, slowest first, best last.
@@ -54,16 +85,24 @@ impl Level {
         ALL.iter().copied().filter(|l| l.is_available()).collect()
     }
 
-    /// Whether this level can run on this CPU.
+    /// Every level this crate knows, on any architecture.
+    pub fn all() -> &'static [Level] {
+        &ALL
+    }
+
+    /// Whether this level can run on this CPU (decided per level: an
+    /// x86_64 level is never available on aarch64, and the other way round).
     pub fn is_available(self) -> bool {
-        self <= Level::detect()
+        available_bits() & 1 << self as u8 != 0
     }
 
     /// `f32` lanes of one vector register at this level (a kernel step may
-    /// cover several registers: 32 points for AVX2, 64 for AVX-512).
+    /// cover several registers: 16 points for NEON, 32 for AVX2, 64 for
+    /// AVX-512).
     pub fn lanes(self) -> usize {
         match self {
             Level::Scalar => 1,
+            Level::Neon => 4,
             Level::Portable | Level::Avx2 => 8,
             Level::Avx512 => 16,
         }
@@ -74,30 +113,11 @@ impl Level {
         match self {
             Level::Scalar => "scalar",
             Level::Portable => "portable",
+            Level::Neon => "neon",
             Level::Avx2 => "avx2",
             Level::Avx512 => "avx512",
         }
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn detect_uncached() -> Level {
-    if std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vbmi")
-        && std::is_x86_feature_detected!("avx2")
-    {
-        Level::Avx512
-    } else if std::is_x86_feature_detected!("avx2") {
-        Level::Avx2
-    } else {
-        Level::Portable
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn detect_uncached() -> Level {
-    Level::Portable
 }
 
 impl fmt::Display for Level {
@@ -114,7 +134,7 @@ impl fmt::Display for ParseLevelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown SIMD level {:?}: expected scalar, portable, avx2 or avx512",
+            "unknown SIMD level {:?}: expected scalar, portable, neon, avx2 or avx512",
             self.0
         )
     }

@@ -6,22 +6,27 @@
 //! `std::arch` backends are private newtypes that only token methods create, so
 //! their operator impls run only where the token existed.
 //!
-//! Contract every backend keeps, so that all levels give the same bits:
+//! The contract is stated by results, not by any ISA's instructions; every
+//! backend keeps it on every input, so that all levels give the same bits
+//! (`conformance` tests each operation against [`scalar`], lane by lane):
 //! - `+`, `-`, `*` on [`Simd::F`] are single IEEE-754 binary32 operations,
 //!   round to nearest even, never fused; the kernel fixes their order.
-//! - [`Simd::floor`] is exact IEEE floor for every input (−0 stays −0, NaN and
-//!   ±inf pass through).
-//! - [`Simd::cell`] maps an already floored value to its lattice index mod 256
-//!   (0..=255): the low byte of x86 `cvttps2dq`, which is exact for every
-//!   finite value (those with |x| ≥ 2³¹ are multiples of 256 and give 0) and 0
-//!   for NaN and ±inf.
+//! - [`Simd::floor`] is exact IEEE floor for every input (−0 stays −0, ±inf
+//!   pass through, NaN gives a NaN).
+//! - A NaN result of `+ - *` or `floor` may carry any payload (instructions
+//!   differ); the kernel replaces every NaN it returns by `f32::NAN`.
+//! - [`Simd::cell`] maps an already floored value `v` to its lattice index
+//!   `v mod 256` (0..=255) where |v| < 2³¹, and to 0 everywhere else: finite
+//!   values that large are multiples of 256 (so 0 is exact), NaN and ±inf
+//!   have no cell and take 0 by definition.
 //! - [`Simd::perm`] returns `P[i mod 256]` for every lane, any `i`. Integer
 //!   lanes are only ever used mod 256 (vector backends keep them in bytes).
 //! - [`Simd::table8`] / [`Simd::table16`] / [`Simd::table32`] return
 //!   `t[h mod 8]` / `t[h mod 16]` / `t[h mod 32]`;
 //!   [`Simd::units16`] / [`Simd::units32`] the same for tables of −1, 0, 1 only.
-//! - [`Simd::min`] / [`Simd::max`] are `a < b ? a : b` / `a > b ? a : b`
-//!   (x86 semantics: the second operand when either is NaN).
+//! - [`Simd::min`] / [`Simd::max`] are `a < b ? a : b` / `a > b ? a : b`:
+//!   the second operand whenever the comparison is false, NaN included
+//!   (not IEEE minNum, and not a NaN-propagating min either).
 //! - [`Simd::canonical_nan`] replaces every NaN by `f32::NAN` (payloads of
 //!   NaNs differ between instruction forms; the canonical one does not).
 //!
@@ -38,10 +43,18 @@
 
 use std::ops::{Add, Mul, Sub};
 
+pub(crate) mod backend;
+#[cfg(test)]
+mod conformance;
 pub(crate) mod portable;
 pub(crate) mod scalar;
+
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_64;
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
 
 /// Most points per kernel step of any backend (AVX-512: 4 × 16).
 pub(crate) const MAX_LANES: usize = 64;
@@ -209,22 +222,30 @@ pub(crate) trait Job {
 /// load. A level the CPU lacks cannot be stored in a `Perlin`
 /// (`with_level` refuses it); should one arrive anyway, the portable backend
 /// runs instead, with the same bits.
+///
+/// A new `std::arch` backend is one file (token, `impl Simd`, `job_shim!`),
+/// its `Level`, one arm here and one in [`cpu_has`].
 #[inline]
 pub(crate) fn dispatch<J: Job>(level: crate::Level, job: J) -> J::Output {
     use crate::Level;
     // (Not `if let` match guards: the crate's rust-version predates them.)
-    #[cfg(target_arch = "x86_64")]
     match level {
+        #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
-            if let Some(t) = x86_64::avx512::Avx512::new() {
-                // SAFETY: the token `t` exists, so AVX-512 F/BW/VBMI were detected.
-                return unsafe { x86_64::avx512::run(t, job) };
+            if let Some(t) = avx512::Avx512::new() {
+                return avx512::run(t, job);
             }
         }
+        #[cfg(target_arch = "x86_64")]
         Level::Avx2 => {
-            if let Some(t) = x86_64::avx2::Avx2::new() {
-                // SAFETY: the token `t` exists, so AVX2 was detected.
-                return unsafe { x86_64::avx2::run(t, job) };
+            if let Some(t) = avx2::Avx2::new() {
+                return avx2::run(t, job);
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        Level::Neon => {
+            if let Some(t) = neon::Neon::new() {
+                return neon::run(t, job);
             }
         }
         _ => {}
@@ -232,5 +253,21 @@ pub(crate) fn dispatch<J: Job>(level: crate::Level, job: J) -> J::Output {
     match level {
         Level::Scalar => job.run(scalar::Scalar),
         _ => job.run(portable::Portable),
+    }
+}
+
+/// Whether this CPU can run `level` (detected now, uncached: `Level` caches
+/// the answers). A level of another architecture is never available.
+pub(crate) fn cpu_has(level: crate::Level) -> bool {
+    use crate::Level;
+    match level {
+        Level::Scalar | Level::Portable => true,
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => avx512::cpu_has(),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => avx2::cpu_has(),
+        #[cfg(target_arch = "aarch64")]
+        Level::Neon => neon::cpu_has(),
+        _ => false,
     }
 }

@@ -70,10 +70,14 @@ impl Simd for Portable {
         let t = t - t.simd_gt(v).select(f32x8::splat(1.0), f32x8::splat(0.0));
         v.abs().simd_lt(f32x8::splat(INTEGRAL)).select(t, v)
     }
+    /// Truncation is exact where |v| < 2³¹; every other lane (multiples of
+    /// 256, NaN, ±inf) is 0 by an explicit select, whatever the target's
+    /// out-of-range conversion gives (SSE2 `i32::MIN`, NEON saturation).
     #[inline(always)]
     fn cell(self, floored: f32x8) -> i32x8 {
-        // cvttps2dq on SSE2: 0x8000_0000 out of range, as the contract says.
-        floored.fast_trunc_int() & i32x8::splat(255)
+        let in_range = floored.abs().simd_lt(f32x8::splat(I32_RANGE));
+        let v = in_range.select(floored, f32x8::splat(0.0));
+        v.fast_trunc_int() & i32x8::splat(255)
     }
     #[inline(always)]
     fn load_cells(self, src: &[u8]) -> i32x8 {

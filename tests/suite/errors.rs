@@ -1,6 +1,7 @@
 //! Refused calls: mismatched slice lengths (every slice, every level, nothing
 //! written), unsupported levels, the messages, and parsing `Level`.
 
+use crate::common::levels;
 use crate::common::{SENTINEL_BITS, fill};
 use noisefield::{Error, Level, Perlin};
 
@@ -47,7 +48,7 @@ fn names_are_the_slices_after_xs() {
 
 #[test]
 fn every_mismatched_slice_is_named_and_nothing_is_written() {
-    for level in Level::available() {
+    for level in levels() {
         let p = Perlin::reference().with_level(level).unwrap();
         for dims in 1..=4 {
             for (wrong, name) in names(dims).into_iter().enumerate() {
@@ -85,7 +86,7 @@ fn every_mismatched_slice_is_named_and_nothing_is_written() {
 /// sentinel check above can see a write.
 #[test]
 fn equal_lengths_write_every_slot() {
-    for level in Level::available() {
+    for level in levels() {
         let p = Perlin::reference().with_level(level).unwrap();
         for dims in 1..=4 {
             for len in [1, 7, 10, 67] {
@@ -159,7 +160,7 @@ fn unsupported_message_names_the_level() {
     assert!(msg.contains("avx512"), "{msg}");
     assert!(msg.contains("not supported"), "{msg}");
     // It lists what is available instead.
-    for level in Level::available() {
+    for level in levels() {
         assert!(msg.contains(level.name()), "{msg}");
     }
 }

@@ -7,11 +7,12 @@
 
 use crate::common::{any_perlin, bit_pattern_slices};
 
+use crate::common::levels;
 use crate::common::{
     MAX_LEN, SENTINEL_BITS, adversarial, assert_fill_f64_matches_fill, bits, effective_period,
     fill_f64, perlins,
 };
-use noisefield::{Error, Level, Perlin};
+use noisefield::{Error, Perlin};
 use proptest::prelude::*;
 
 /// Documented bounds of |noiseN| (see `tests/suite/semantics.rs`).
@@ -75,7 +76,7 @@ fn adversarial_f64() -> Vec<f64> {
 fn every_level_f64(p: &Perlin, inputs: &[&[f64]]) -> Vec<f32> {
     let len = inputs[0].len();
     let mut first: Option<Vec<f32>> = None;
-    for level in Level::available() {
+    for level in levels() {
         let mut out = vec![f32::from_bits(SENTINEL_BITS); len];
         fill_f64(&p.clone().with_level(level).unwrap(), inputs, &mut out).unwrap();
         if let Some(f) = &first
@@ -269,7 +270,7 @@ fn names(dims: usize) -> Vec<&'static str> {
 
 #[test]
 fn mismatched_lengths_are_refused_and_nothing_written() {
-    for level in Level::available() {
+    for level in levels() {
         let p = Perlin::reference().with_level(level).unwrap();
         for periodic in [false, true] {
             let p = if periodic {

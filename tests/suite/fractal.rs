@@ -6,6 +6,7 @@
 //! a constant source, Marble as the sine of Turbulence); outputs inside
 //! `bounds`; refused parameters; periodic fractals; decorrelated octaves.
 
+use crate::common::levels;
 use crate::common::{
     AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
     assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices, point,
@@ -417,7 +418,7 @@ fn large_fractal_grids_agree_across_levels_and_threads() {
                 [97, 40, 36, 1],
             );
             let want = bits(&grid.values(src.at(Level::Scalar).as_ref(), false));
-            for level in Level::available() {
+            for level in levels() {
                 for par in [false, true] {
                     let got = bits(&grid.values(src.at(level).as_ref(), par));
                     assert!(got == want, "{name}, x step {dx}, level {level}, par {par}");
@@ -979,7 +980,7 @@ fn marble_stays_in_minus_one_to_one_at_its_peaks() {
             x = x.next_up();
         }
         let mut out = vec![0.0f32; xs.len()];
-        for level in Level::available() {
+        for level in levels() {
             Src::fill(marble.at(level).as_ref(), &[&xs], &mut out).unwrap();
             let (min, max) = out
                 .iter()

@@ -8,8 +8,15 @@
 //! full-coordinate hash, so no later change alters worlds silently.
 //!
 //! Every fingerprint is computed at every available level; they must agree.
+//! The same constants are checked on every architecture (CI runs this file
+//! on x86_64 and, under qemu, on aarch64), so the scalar paths of different
+//! CPUs must agree too, not only the levels within one.
 
-use noisefield::{Differentiable, Fbm, Grid1, Grid2, Grid3, Grid4, Level, Perlin, Value};
+use crate::common::{adversarial, levels};
+use noisefield::{
+    Billow, Differentiable, Fbm, Grid1, Grid2, Grid3, Grid4, Level, Marble, Perlin, Ridged, Source,
+    Turbulence, Value,
+};
 
 /// FNV-1a over the bits of every value.
 fn fnv(values: &[f32]) -> u64 {
@@ -115,7 +122,7 @@ fn at_every_level<S: Differentiable + Clone>(
     with_level: impl Fn(&S, Level) -> S,
 ) -> Vec<(&'static str, u64)> {
     let first = fingerprints(&with_level(src, Level::Scalar));
-    for level in Level::available() {
+    for level in levels() {
         assert_eq!(
             fingerprints(&with_level(src, level)),
             first,
@@ -330,4 +337,161 @@ fn the_default_mode_keeps_its_bits() {
     );
     let fbm = Fbm::new(Perlin::new(9)).octaves(5);
     check("fbm", &at_every_level(&fbm, fbm_level), &DEFAULT_FBM);
+}
+
+/// The adversarial table (lattice integers, cell edges, 2²³, 2³¹, 2³²,
+/// huge values, subnormals, ±0, ±inf, NaNs) through every dimension's
+/// batch, the `f64` batch (with values beyond `f32` too) and points, as one
+/// FNV-1a fingerprint.
+fn adversarial_fingerprint<S: Source>(src: &S) -> u64 {
+    let a = adversarial();
+    let n = a.len();
+    let turn = |k: usize| -> Vec<f32> { (0..n).map(|i| a[(i + k) % n]).collect() };
+    let (b, c, d) = (turn(1), turn(7), turn(29));
+    let mut all = Vec::new();
+    let mut out = vec![0.0f32; n];
+    src.fill1(&a, &mut out).unwrap();
+    all.extend(&out);
+    src.fill2(&a, &b, &mut out).unwrap();
+    all.extend(&out);
+    src.fill3(&a, &b, &c, &mut out).unwrap();
+    all.extend(&out);
+    src.fill4(&a, &b, &c, &d, &mut out).unwrap();
+    all.extend(&out);
+    let wide = |v: &[f32], k: usize| -> Vec<f64> {
+        let extremes = [
+            1e300,
+            -1e300,
+            2f64.powi(53) + 0.5,
+            4294967296.75,
+            -2147483648.5,
+        ];
+        v.iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                if i % 9 == k {
+                    extremes[i % 5]
+                } else {
+                    f64::from(x)
+                }
+            })
+            .collect()
+    };
+    let (a64, b64, c64) = (wide(&a, 0), wide(&b, 4), wide(&c, 8));
+    src.fill3_f64(&a64, &b64, &c64, &mut out).unwrap();
+    all.extend(&out);
+    for i in 0..n {
+        all.push(src.noise2(a[i], c[i]));
+    }
+    fnv(&all)
+}
+
+/// The fingerprint at every available level, which must all agree.
+fn adversarial_at_every_level<S: Source>(src: &S, with_level: impl Fn(Level) -> S) -> u64 {
+    let first = adversarial_fingerprint(src);
+    for level in levels() {
+        assert_eq!(
+            adversarial_fingerprint(&with_level(level)),
+            first,
+            "level {level:?} differs from the source's own level"
+        );
+    }
+    first
+}
+
+// Computed by the crate on x86_64 (Scalar, Portable and Avx2 agreeing) with
+// the kernel of commit c79a5d0, before the NEON backend existed (the same
+// change fixed Portable's out-of-range cells off x86, which x86 already had
+// right); aarch64, at every level, must give them too.
+const ADVERSARIAL: [(&str, u64); 13] = [
+    ("Perlin::new(3)", 0xeb5aa439d67f6d1c),
+    ("Perlin::permuted(3)", 0x325094e11a17e2a8),
+    ("Perlin::reference()", 0xf7d06521cddfabc7),
+    ("Value::new(3)", 0x142ae78b04039bca),
+    ("Value::permuted(3)", 0xc7b37706c362c831),
+    ("periodic Perlin::new(2)", 0xb38c03716b0a23bb),
+    ("Fbm", 0x01a0e0cbc87e5ce7),
+    ("Billow", 0x1837e052388e9bbf),
+    ("Ridged", 0xc0aa7a2e19a6a18e),
+    ("Turbulence", 0xc63d792fc909d548),
+    ("Marble", 0xe9f24e31b601a8bf),
+    ("Ridged over Value::permuted(6)", 0x044e742796f63d1a),
+    ("Fbm gradients", 0x75fc0e544f07fa49),
+];
+
+#[test]
+fn every_source_keeps_its_bits_on_adversarial_inputs() {
+    let lvl = |l| move |p: &Perlin| p.clone().with_level(l).unwrap();
+    let mut got = Vec::new();
+    for (name, p) in [
+        ("Perlin::new(3)", Perlin::new(3)),
+        ("Perlin::permuted(3)", Perlin::permuted(3)),
+        ("Perlin::reference()", Perlin::reference()),
+    ] {
+        got.push((name, adversarial_at_every_level(&p, |l| lvl(l)(&p))));
+    }
+    for (name, v) in [
+        ("Value::new(3)", Value::new(3)),
+        ("Value::permuted(3)", Value::permuted(3)),
+    ] {
+        got.push((
+            name,
+            adversarial_at_every_level(&v, |l| v.clone().with_level(l).unwrap()),
+        ));
+    }
+    let periodic = Perlin::new(2).with_period([7, 300, 65536, 3]).unwrap();
+    got.push((
+        "periodic Perlin::new(2)",
+        adversarial_at_every_level(&periodic, |l| lvl(l)(&periodic)),
+    ));
+    let base = Perlin::new(5);
+    macro_rules! fractal {
+        ($name:literal, $src:expr) => {{
+            let f = $src;
+            got.push((
+                $name,
+                adversarial_at_every_level(&f, |l| f.clone().with_level(l).unwrap()),
+            ));
+        }};
+    }
+    fractal!("Fbm", Fbm::new(base.clone()).octaves(4));
+    fractal!("Billow", Billow::new(base.clone()).octaves(4));
+    fractal!("Ridged", Ridged::new(base.clone()).octaves(4));
+    fractal!("Turbulence", Turbulence::new(base.clone()).octaves(4));
+    fractal!("Marble", Marble::new(base.clone()).octaves(4));
+    fractal!(
+        "Ridged over Value::permuted(6)",
+        Ridged::new(Value::permuted(6)).octaves(3)
+    );
+    // Derivatives on the adversarial table, every dimension's value and
+    // partials in one fingerprint.
+    let fbm = Fbm::new(base).octaves(3);
+    let grads = |f: &Fbm<Perlin>| {
+        let a = adversarial();
+        let mut all = Vec::new();
+        for i in 0..a.len() {
+            let (b, c, d) = (
+                a[(i + 1) % a.len()],
+                a[(i + 7) % a.len()],
+                a[(i + 29) % a.len()],
+            );
+            let (v, g) = f.noise4_grad(a[i], b, c, d);
+            all.push(v);
+            all.extend(g);
+            let (v, g) = f.noise2_grad(a[i], b);
+            all.push(v);
+            all.extend(g);
+        }
+        fnv(&all)
+    };
+    let want = grads(&fbm);
+    for level in levels() {
+        assert_eq!(
+            grads(&fbm.clone().with_level(level).unwrap()),
+            want,
+            "{level}"
+        );
+    }
+    got.push(("Fbm gradients", want));
+    check("adversarial inputs", &got, &ADVERSARIAL);
 }

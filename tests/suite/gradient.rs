@@ -8,11 +8,12 @@
 //! thread count and window, and refused calls (the derivative slices are
 //! named, nothing is written).
 
+use crate::common::levels;
 use crate::common::{
     AnyGrid, GradSrc, Rng, SENTINEL_BITS, Src, bit_pattern_slices, bits, borrow, borrow64, point,
     show, table_inputs,
 };
-use noisefield::{Error, Fade, Fbm, Level, Perlin, Value};
+use noisefield::{Error, Fade, Fbm, Perlin, Value};
 use proptest::prelude::*;
 
 // ------------------------------------------------------------ the oracle
@@ -620,7 +621,7 @@ fn assert_grad_levels_match_scalar(src: &dyn GradSrc, inputs: &[&[f32]], context
             );
         }
     }
-    for level in Level::available() {
+    for level in levels() {
         let at = src.at_grad(level);
         let mut out = vec![f32::from_bits(SENTINEL_BITS); len];
         let mut grad = vec![vec![f32::from_bits(SENTINEL_BITS); len]; dims];
@@ -726,7 +727,7 @@ fn grid_derivatives_match_points_everywhere() {
                         assert_eq!(bits(&want[a + 1]), bits(&grad[a]), "{context}: d/d{a}");
                     }
                 }
-                for level in Level::available() {
+                for level in levels() {
                     let at = src.at_grad(level);
                     for par in [false, true] {
                         assert!(
@@ -860,7 +861,7 @@ fn a_wrong_derivative_length_is_named_and_nothing_is_written() {
         Box::new(Fbm::new(Perlin::permuted(1))),
     ];
     for src in &sources {
-        for level in Level::available() {
+        for level in levels() {
             let src = src.at_grad(level);
             for dims in 1..=4 {
                 for len in [0usize, 1, 9, 67] {

@@ -5,6 +5,7 @@
 //! noise far from the origin, and refused grids and windows (typed errors,
 //! nothing written).
 
+use crate::common::levels;
 use crate::common::{
     FillGrid, SENTINEL_BITS, bits, count, fill_f64, flatten, grid_values, perlins, points_values,
     unflatten,
@@ -168,7 +169,7 @@ where
     for (name, p) in perlins() {
         // Every level for Ken's table; the others at the detected level.
         let levels = if name == "reference" {
-            Level::available()
+            levels()
         } else {
             vec![Level::detect()]
         };
@@ -363,7 +364,7 @@ fn any_perlin() -> impl Strategy<Value = Perlin> {
 }
 
 fn any_level() -> impl Strategy<Value = Level> {
-    prop::sample::select(Level::available())
+    prop::sample::select(levels())
 }
 
 /// An origin: ordinary, or within a few cells of ±2^40.
@@ -443,7 +444,7 @@ proptest! {
 #[test]
 fn windows_of_a_4d_grid_stitch_to_the_grid() {
     let cuts = vec![vec![3, 3, 11], vec![2], vec![1, 4], vec![2, 0]];
-    for level in Level::available() {
+    for level in levels() {
         let p = Perlin::permuted(77).with_level(level).unwrap();
         for dx in [0.07, -0.31] {
             let grid = Grid4::new(
@@ -509,7 +510,7 @@ where
         for dx in [0.05, -0.7] {
             let grid = tiled_grids::<D>(dx);
             let want = bits(&grid_values(&p, &grid, false));
-            for level in Level::available() {
+            for level in levels() {
                 let p = p.clone().with_level(level).unwrap();
                 for parallel in [false, true] {
                     assert!(
@@ -673,7 +674,7 @@ fn fill1_f64_far_out_is_not_piecewise_constant() {
 #[test]
 fn the_pattern_at_2_pow_40_plus_t_is_the_pattern_at_t_exactly() {
     let t = 0.296_875; // 38/128
-    for level in Level::available() {
+    for level in levels() {
         let p = Perlin::permuted(11).with_level(level).unwrap();
         for shift in [TWO_POW_40, -TWO_POW_40, 3.0 * TWO_POW_40] {
             // Coefficient rows (a window per step, per part at -0.625) and points.
@@ -785,7 +786,7 @@ where
     Grid<D>: FillGrid,
 {
     let mut first: Option<Error> = None;
-    for level in Level::available() {
+    for level in levels() {
         let p = p.clone().with_level(level).unwrap();
         for parallel in [false, true] {
             let mut out = vec![f32::from_bits(SENTINEL_BITS); out_len];
@@ -1075,7 +1076,7 @@ where
             size[empty_axis] = 0;
             let grid = Grid::<D>::new([0.5; D], step, size);
             assert_eq!(grid.check(), Ok(0));
-            for level in Level::available() {
+            for level in levels() {
                 let p = p.clone().with_level(level).unwrap();
                 for parallel in [false, true] {
                     assert_eq!(grid.fill_with(&p, &mut [], parallel), Ok(()));

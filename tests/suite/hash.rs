@@ -1,6 +1,7 @@
 //! The full-coordinate hash (the default mode): no repetition, periods of
 //! any length, no zero lines, and both modes the same at every level.
 
+use crate::common::levels;
 use noisefield::{Grid2, Grid3, HashMode, Level, Perlin, Value};
 
 /// Fraction of positions where `a` and `b` differ (by bits).
@@ -240,7 +241,7 @@ fn periodic_f32_path_equals_the_exact_path() {
             reference
                 .fill3_f64(&c64[0], &c64[1], &c64[2], &mut exact)
                 .unwrap();
-            for level in Level::available() {
+            for level in levels() {
                 let p = reference.clone().with_level(level).unwrap();
                 let mut out = vec![0.0f32; n];
                 p.fill3(&coords[0], &coords[1], &coords[2], &mut out)
@@ -348,7 +349,7 @@ fn both_modes_agree_across_levels() {
         .map(|&c| (c - 300.0) as f32)
         .collect();
     for mode in HashMode::ALL {
-        for level in Level::available() {
+        for level in levels() {
             let p = Perlin::with_hash(77, mode).with_level(level).unwrap();
             let v = Value::with_hash(77, mode).with_level(level).unwrap();
             let mut out = vec![0.0f32; xs.len()];

@@ -4,6 +4,7 @@
 
 use crate::common::{any_perlin, bit_pattern_slices};
 
+use crate::common::levels;
 use crate::common::{
     MAX_LEN, SENTINEL_BITS, adversarial, assert_every_level_matches_scalar, borrow, fill, noise,
     perlins, show,
@@ -138,7 +139,7 @@ proptest! {
             .collect();
         let want = noise(&p, &at).to_bits();
         let mut out = vec![0.0f32; len];
-        for level in Level::available() {
+        for level in levels() {
             let at_level = p.clone().with_level(level).unwrap();
             for k in 0..len {
                 let mut inputs = filler.clone();
@@ -161,7 +162,7 @@ proptest! {
 #[test]
 fn with_level_reports_the_level() {
     for (name, p) in perlins() {
-        for level in Level::available() {
+        for level in levels() {
             assert!(level.is_available());
             let at_level = p.clone().with_level(level).unwrap();
             assert_eq!(at_level.level(), level, "{name}");
@@ -186,8 +187,59 @@ fn available_levels_are_sorted_scalar_and_portable_first_detected_last() {
     );
     assert_eq!(&levels[..2], &[Level::Scalar, Level::Portable]);
     assert_eq!(levels.last(), Some(&Level::detect()));
-    // And nothing above the detected level is available.
-    for level in [Level::Scalar, Level::Portable, Level::Avx2, Level::Avx512] {
+    for &level in Level::all() {
         assert_eq!(level.is_available(), levels.contains(&level), "{level}");
     }
+}
+
+#[test]
+fn a_level_of_another_architecture_is_never_available() {
+    // Availability is decided per level, not by order: NEON sorts below
+    // AVX2, yet an x86 CPU with AVX2 does not have it, and the other way round.
+    let foreign: &[Level] = if cfg!(target_arch = "x86_64") {
+        &[Level::Neon]
+    } else if cfg!(target_arch = "aarch64") {
+        &[Level::Avx2, Level::Avx512]
+    } else {
+        &[Level::Neon, Level::Avx2, Level::Avx512]
+    };
+    for &level in foreign {
+        assert!(!level.is_available(), "{level}");
+        assert!(!Level::available().contains(&level), "{level}");
+        let refused = Perlin::new(1).with_level(level);
+        assert!(
+            matches!(refused, Err(noisefield::Error::Unsupported(l)) if l == level),
+            "with_level({level}) must be refused here"
+        );
+    }
+    if cfg!(target_arch = "aarch64") {
+        assert!(Level::Neon.is_available(), "every aarch64 CPU has NEON");
+        assert_eq!(Level::detect(), Level::Neon);
+    }
+}
+
+#[test]
+fn every_level_has_a_name_that_parses_back() {
+    let names: Vec<&str> = Level::all().iter().map(|l| l.name()).collect();
+    assert_eq!(names, ["scalar", "portable", "neon", "avx2", "avx512"]);
+    for &level in Level::all() {
+        assert_eq!(level.name().parse::<Level>(), Ok(level));
+        assert_eq!(level.to_string().to_uppercase().parse::<Level>(), Ok(level));
+    }
+    let err = "sse9".parse::<Level>().unwrap_err().to_string();
+    assert!(err.contains("neon") && err.contains("avx512"), "{err}");
+}
+
+/// Prints which levels this CPU has and which the cross-level tests ran
+/// (CI runs it with `--nocapture`), and fails when `NOISEFIELD_REQUIRE_LEVELS`
+/// names a level that is missing.
+#[test]
+fn levels_this_cpu_tests() {
+    println!("{}", crate::common::levels_report());
+    let missing = crate::common::missing_required_levels();
+    assert!(
+        missing.is_empty(),
+        "NOISEFIELD_REQUIRE_LEVELS names levels this CPU lacks (or unknown names): {missing:?}"
+    );
+    assert_eq!(levels(), Level::available());
 }

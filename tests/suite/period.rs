@@ -7,6 +7,7 @@
 
 use crate::common::any_perlin;
 
+use crate::common::levels;
 use crate::common::{
     FillGrid, adversarial, assert_every_level_matches_scalar, assert_fill_f64_matches_fill, bits,
     borrow, count, effective_period, fill, fill_f64, grid_points, grid_values, noise, perlins,
@@ -113,7 +114,7 @@ proptest! {
     ) {
         let p = periodic(&p, period);
         let c: [f64; 4] = std::array::from_fn(|a| cells[a] as f64 + f64::from(fractions[a]) / 4096.0);
-        for level in Level::available() {
+        for level in levels() {
             let p = p.clone().with_level(level).unwrap();
             for dims in 1..=4 {
                 let mut inputs: Vec<Vec<f64>> = (0..dims).map(|a| vec![c[a]]).collect();
@@ -272,7 +273,7 @@ fn huge_f64_coordinates_wrap_exactly() {
     {
         let p = periodic(&mode, period);
         let wrap = [0, 1].map(|a| effective_period(&p, period[a]));
-        for level in Level::available() {
+        for level in levels() {
             let p = p.clone().with_level(level).unwrap();
             for &x in &xs {
                 let r = integral_mod(x, wrap[0]);
@@ -323,7 +324,7 @@ where
                         noise(&p, &c)
                     })
                     .collect();
-                for level in Level::available() {
+                for level in levels() {
                     let p = p.clone().with_level(level).unwrap();
                     for parallel in [false, true] {
                         let got = grid_values(&p, &grid, parallel);
@@ -404,7 +405,7 @@ where
             let size = std::array::from_fn(|a| per[a] + [5, 3, 2, 2][a]);
             let origin = std::array::from_fn(|a| [-2.375, 0.25, 3.125, -0.5][a]);
             let grid = Grid::<D>::new(origin, step, size);
-            for level in Level::available() {
+            for level in levels() {
                 let p = p.clone().with_level(level).unwrap();
                 let v = grid_values(&p, &grid, level == Level::detect());
                 for (k, &here) in v.iter().enumerate() {
@@ -496,7 +497,7 @@ fn the_natural_period_changes_nothing() {
             for period in variants {
                 let p = plain.clone().with_period(period).unwrap();
                 let context = format!("{name}, periods {period:?}, {dims}D");
-                for level in Level::available() {
+                for level in levels() {
                     let (a, b) = (
                         plain.clone().with_level(level).unwrap(),
                         p.clone().with_level(level).unwrap(),
@@ -580,7 +581,7 @@ fn period_reports_the_periods_and_survives_with_level() {
     for period in PERIODS {
         let p = Perlin::reference().with_period(period).unwrap();
         assert_eq!(p.period(), Some(period));
-        for level in Level::available() {
+        for level in levels() {
             let a = p.clone().with_level(level).unwrap();
             let b = Perlin::reference()
                 .with_level(level)

@@ -5,6 +5,7 @@
 
 use crate::common::{any_perlin, any_table_perlin};
 
+use crate::common::levels;
 use crate::common::{
     TWO_POW_23, TWO_POW_31, adversarial, fill, noise, perlins, show, table_perlins,
 };
@@ -17,7 +18,7 @@ fn all_paths(p: &Perlin, inputs: &[&[f32]]) -> Vec<f32> {
     let scalar: Vec<f32> = (0..inputs[0].len())
         .map(|i| noise(p, &crate::common::point(inputs, i)))
         .collect();
-    for level in Level::available() {
+    for level in levels() {
         let mut out = vec![0.0; scalar.len()];
         fill(&p.clone().with_level(level).unwrap(), inputs, &mut out).unwrap();
         for (i, (a, b)) in out.iter().zip(&scalar).enumerate() {

@@ -2,11 +2,12 @@
 //! (fully inlined at opt-level 0, the 4D kernel once needed more than the
 //! 2 MiB a spawned thread gets; a stack overflow aborts the process).
 
-use noisefield::{Grid4, Level, Perlin};
+use crate::common::levels;
+use noisefield::{Grid4, Perlin};
 
 #[test]
 fn every_fill_runs_on_a_1_mib_thread_stack() {
-    for level in Level::available() {
+    for level in levels() {
         let result = std::thread::Builder::new()
             .stack_size(1 << 20)
             .spawn(move || {

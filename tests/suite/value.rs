@@ -6,6 +6,7 @@
 //! bits at every level (adversarial table, lengths 0..=67, raw bit
 //! patterns) and on grids; outputs stay in [−1, 1].
 
+use crate::common::levels;
 use crate::common::{
     AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
     assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices,
@@ -442,7 +443,7 @@ fn fades_never_overshoot_at_the_ends_of_a_cell() {
             let v = Value::permuted(seed).with_fade(fade);
             assert_eq!(v.noise1(0.0), if height == 0 { -1.0 } else { 1.0 });
             let mut out = vec![0.0f32; xs.len()];
-            for level in Level::available() {
+            for level in levels() {
                 Src::fill(v.at(level).as_ref(), &[&xs], &mut out).unwrap();
                 if let Some(i) = out.iter().position(|o| !(-1.0..=1.0).contains(o)) {
                     panic!(
@@ -488,7 +489,7 @@ fn grids_of_every_fade_match_points_and_agree_everywhere() {
                         "{name}, {grid:?}, sample {k}: grid {g:e}, fill_f64 {p:e}"
                     );
                 }
-                for level in Level::available() {
+                for level in levels() {
                     for par in [false, true] {
                         let got = grid.values(src.at(level).as_ref(), par);
                         assert!(

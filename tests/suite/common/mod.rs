@@ -8,6 +8,54 @@
 
 use noisefield::{Error, Grid, Grid1, Grid2, Grid3, Grid4, Level, Perlin};
 
+/// The levels every cross-level test runs: those this CPU has. The first
+/// call prints them and the ones it lacks (untested here); a level named in
+/// `NOISEFIELD_REQUIRE_LEVELS` (comma-separated, e.g. `avx2,avx512`) that
+/// this CPU lacks fails the test instead of being skipped in silence.
+pub fn levels() -> Vec<Level> {
+    static REPORT: std::sync::Once = std::sync::Once::new();
+    let missing = missing_required_levels();
+    assert!(
+        missing.is_empty(),
+        "NOISEFIELD_REQUIRE_LEVELS names levels this CPU lacks (or unknown names): {missing:?}"
+    );
+    REPORT.call_once(|| eprintln!("{}", levels_report()));
+    Level::available()
+}
+
+/// "levels tested: …; not on this CPU (untested): …".
+pub fn levels_report() -> String {
+    let names = |available: bool| {
+        let names: Vec<&str> = Level::all()
+            .iter()
+            .filter(|l| l.is_available() == available)
+            .map(|l| l.name())
+            .collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    };
+    format!(
+        "levels tested: {}; not on this CPU (untested here): {}",
+        names(true),
+        names(false)
+    )
+}
+
+/// The names in `NOISEFIELD_REQUIRE_LEVELS` that are no available level.
+pub fn missing_required_levels() -> Vec<String> {
+    std::env::var("NOISEFIELD_REQUIRE_LEVELS")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .filter(|w| !w.parse::<Level>().is_ok_and(Level::is_available))
+        .map(str::to_string)
+        .collect()
+}
+
 /// Batch lengths every level is checked at: 0 up to past four 16-lane steps,
 /// so every tail length of 8 and 16 lanes occurs, with and without full steps.
 pub const MAX_LEN: usize = 67;
@@ -194,7 +242,7 @@ pub fn assert_every_level_matches_scalar(p: &Perlin, inputs: &[&[f32]], context:
         .collect();
     let mut out = vec![0.0f32; len];
     let mut failures = Vec::new();
-    for level in Level::available() {
+    for level in levels() {
         let at_level = p.clone().with_level(level).unwrap();
         out.fill(f32::from_bits(SENTINEL_BITS));
         fill(&at_level, inputs, &mut out).unwrap();
@@ -357,7 +405,7 @@ pub fn assert_fill_f64_matches_fill(p: &Perlin, inputs: &[Vec<f32>]) {
         .map(|s| s.iter().map(|&v| f64::from(v)).collect())
         .collect();
     let len = inputs[0].len();
-    for level in Level::available() {
+    for level in levels() {
         let p = p.clone().with_level(level).unwrap();
         let (mut a, mut b) = (vec![0.0; len], vec![0.0; len]);
         fill(&p, &borrow(inputs), &mut a).unwrap();
@@ -822,7 +870,7 @@ pub fn assert_src_levels_match_scalar(src: &dyn Src, inputs: &[&[f32]], context:
         }
     }
     let mut out = vec![0.0f32; len];
-    for level in Level::available() {
+    for level in levels() {
         let at = src.at(level);
         assert_eq!(at.level(), level);
         out.fill(f32::from_bits(SENTINEL_BITS));
@@ -866,7 +914,7 @@ pub fn assert_src_f64_levels_agree(src: &dyn Src, inputs: &[&[f64]], context: &s
         );
     }
     let mut out = vec![0.0f32; len];
-    for level in Level::available() {
+    for level in levels() {
         out.fill(f32::from_bits(SENTINEL_BITS));
         src.at(level).fill_f64(inputs, &mut out).unwrap();
         if let Some(i) = (0..len).find(|&i| out[i].to_bits() != want[i].to_bits()) {

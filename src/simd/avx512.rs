@@ -10,7 +10,7 @@
 //! of the dword lanes, where `vpermps` (16 entries) or `vpermt2ps` (32 entries)
 //! read the gradient components: no shuffle is spent on spreading bytes.
 
-use super::{each_vector, job_shim, vector_ops};
+use super::backend::{each_vector, job_shim, step_ops, vector_ops};
 use crate::simd::{PermTable, Simd};
 use core::arch::x86_64::*;
 
@@ -22,6 +22,15 @@ const VECTORS: usize = 4;
 /// Proof that this CPU has AVX-512 F, BW and VBMI (and AVX2).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512(());
+
+/// Whether this CPU has AVX-512 F, BW, VBMI and AVX2 (uncached; see
+/// [`crate::Level::is_available`]).
+pub(crate) fn cpu_has() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vbmi")
+        && std::is_x86_feature_detected!("avx2")
+}
 
 impl Avx512 {
     /// `Some` exactly when the CPU has AVX-512 F + BW + VBMI.
@@ -38,28 +47,7 @@ pub(crate) struct F32x64([__m512; VECTORS]);
 #[derive(Clone, Copy)]
 pub(crate) struct U8x64(__m512i);
 
-macro_rules! per_vector {
-    ($($trait:ident $method:ident $intrinsic:ident),+) => {
-        $(
-            impl core::ops::$trait for F32x64 {
-                type Output = F32x64;
-                #[inline(always)]
-                fn $method(self, rhs: F32x64) -> F32x64 {
-                    let (a, b) = (self.0, rhs.0);
-                    // SAFETY: F32x64 values exist only where an Avx512 token
-                    // proved AVX-512F.
-                    F32x64(unsafe { [
-                        $intrinsic(a[0], b[0]),
-                        $intrinsic(a[1], b[1]),
-                        $intrinsic(a[2], b[2]),
-                        $intrinsic(a[3], b[3]),
-                    ] })
-                }
-            }
-        )+
-    };
-}
-per_vector!(Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
+step_ops!(F32x64, "avx512f", Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
 
 /// 64 cells or hashes of 32 bits: point `16k + j` is lane `j` of vector `k`.
 #[derive(Clone, Copy)]

@@ -9,7 +9,7 @@
 //! component table serves 32 points, widened to `f32` per vector; other
 //! tables (the 1D slopes) go through `vpermps` on widened hashes.
 
-use super::{each_vector, job_shim};
+use super::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
 use crate::simd::{PermTable, Simd};
 use core::arch::x86_64::*;
 
@@ -18,6 +18,11 @@ job_shim!(Avx2, "avx2");
 /// Proof that this CPU has AVX2.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx2(());
+
+/// Whether this CPU has AVX2 (uncached; see [`crate::Level::is_available`]).
+pub(crate) fn cpu_has() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
 
 impl Avx2 {
     /// `Some` exactly when the CPU has AVX2.
@@ -34,23 +39,7 @@ pub(crate) struct F32x32([__m256; 4]);
 #[derive(Clone, Copy)]
 pub(crate) struct U8x32(__m256i);
 
-macro_rules! per_vector {
-    ($($trait:ident $method:ident $intrinsic:ident),+) => {
-        $(
-            impl core::ops::$trait for F32x32 {
-                type Output = F32x32;
-                #[inline(always)]
-                fn $method(self, rhs: F32x32) -> F32x32 {
-                    let (a, b) = (self.0, rhs.0);
-                    // SAFETY: F32x32 values exist only where an Avx2 token
-                    // proved AVX2.
-                    F32x32(each_vector!(|k| unsafe { $intrinsic(a[k], b[k]) }))
-                }
-            }
-        )+
-    };
-}
-per_vector!(Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
+step_ops!(F32x32, "avx2", Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
 
 /// 32 cells or hashes of 32 bits: point `8k + j` is lane `j` of vector `k`.
 #[derive(Clone, Copy)]
@@ -62,7 +51,7 @@ pub(crate) struct U32x8(__m256i);
 /// One part: 8 floats.
 #[derive(Clone, Copy)]
 pub(crate) struct F32x8(__m256);
-super::vector_ops!(F32x8, "avx2", Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
+vector_ops!(F32x8, "avx2", Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
 
 /// The hashes of part `k`: bytes `8k..8k + 8` of all 32 (table reads by
 /// `vpshufb` work on all 32 bytes at once, the same for every part).
@@ -71,7 +60,7 @@ pub(crate) struct PartHashes {
     bytes: __m256i,
     k: usize,
 }
-super::vector_ops!(U8x32, "avx2", Add add _mm256_add_epi8);
+vector_ops!(U8x32, "avx2", Add add _mm256_add_epi8);
 
 /// `t[h mod 16]` per dword lane, `t` given as its two 8-float halves:
 /// `vpermps` reads index bits 0–2, a blend on bit 3 picks the half.
@@ -83,19 +72,6 @@ fn permute16(lo: __m256, hi: __m256, h: __m256i) -> __m256 {
         let b = _mm256_permutevar8x32_ps(hi, h);
         _mm256_blendv_ps(a, b, _mm256_castsi256_ps(_mm256_slli_epi32::<28>(h)))
     }
-}
-
-/// A table of −1.0, 0.0, 1.0 as signed bytes (the kernel's gradient tables
-/// hold only those values; constant-folded after inlining).
-#[inline(always)]
-fn unit_bytes<const N: usize>(t: &[f32; N]) -> [u8; N] {
-    let mut bytes = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        bytes[i] = t[i] as i8 as u8;
-        i += 1;
-    }
-    bytes
 }
 
 /// The permutation as 16 chunks of 16 bytes, each repeated in both 128-bit
