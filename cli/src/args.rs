@@ -93,7 +93,7 @@ pub struct SourceArgs {
     #[arg(long)]
     pub normalize: bool,
 
-    /// SIMD level: scalar, portable, avx2 or avx512 [default: the best this CPU has].
+    /// SIMD level: scalar, portable, neon, avx2 or avx512 [default: the best this CPU has].
     #[arg(long)]
     pub level: Option<Level>,
 }

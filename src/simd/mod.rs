@@ -171,10 +171,10 @@ pub trait Simd: Copy {
     fn byte_value(self, h: Self::H) -> Self::P;
     /// `|v|` (clears the sign bit; NaN stays NaN).
     fn abs(self, v: Self::F) -> Self::F;
-    /// `if a < b { a } else { b }` per lane (x86 `minps`: `b` when unordered,
-    /// so a NaN in `b` survives).
+    /// `if a < b { a } else { b }` per lane (`b` when unordered, so a NaN
+    /// in `b` survives).
     fn min(self, a: Self::F, b: Self::F) -> Self::F;
-    /// `if a > b { a } else { b }` per lane (x86 `maxps`: `b` when unordered).
+    /// `if a > b { a } else { b }` per lane (`b` when unordered).
     fn max(self, a: Self::F, b: Self::F) -> Self::F;
     /// `dst.copy_from_slice(src)`, with non-temporal stores where the backend
     /// has them (large outputs: no read-for-ownership of each cache line).

@@ -7,7 +7,7 @@ use super::{PermTable, Simd};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Scalar;
 
-/// 2³¹: the first magnitude `cvttps2dq` cannot represent.
+/// 2³¹: the first magnitude an `i32` cannot hold.
 const I32_RANGE: f32 = 2_147_483_648.0;
 
 impl Simd for Scalar {
@@ -55,13 +55,13 @@ impl Simd for Scalar {
     }
     #[inline(always)]
     fn cell(self, floored: f32) -> i32 {
-        // What cvttps2dq gives: exact in range, 0x8000_0000 otherwise (NaN too).
-        let i = if floored.abs() < I32_RANGE {
-            floored as i32
+        // Exact truncation in range; 0 for every other value (multiples of
+        // 256, NaN, ±inf), as the contract says.
+        if floored.abs() < I32_RANGE {
+            floored as i32 & 255
         } else {
-            i32::MIN
-        };
-        i & 255
+            0
+        }
     }
     #[inline(always)]
     fn load_cells(self, src: &[u8]) -> i32 {

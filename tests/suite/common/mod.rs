@@ -62,7 +62,7 @@ pub const MAX_LEN: usize = 67;
 
 /// 2^23: from here on every `f32` is an integer.
 pub const TWO_POW_23: f32 = 8_388_608.0;
-/// 2^31: the first magnitude `cvttps2dq` cannot represent.
+/// 2^31: the first magnitude an `i32` cannot hold.
 pub const TWO_POW_31: f32 = 2_147_483_648.0;
 
 /// A pattern no kernel writes (the only NaN the crate returns is
