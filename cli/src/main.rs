@@ -21,6 +21,7 @@ mod animate;
 mod args;
 mod bench;
 mod field;
+mod gif_stream;
 mod output;
 mod palette;
 mod progress;
@@ -84,6 +85,17 @@ pub fn print_out(text: &str) -> Result<(), Failure> {
             Err(Failure::Io(format!("cannot write to standard output: {e}")))
         }
         _ => Ok(()),
+    }
+}
+
+/// Prints the closing summary of a command: to standard output, or to
+/// standard error when standard output carries the data (`-o -`).
+pub fn print_summary(text: &str, data_on_stdout: bool) -> Result<(), Failure> {
+    if data_on_stdout {
+        eprint!("{text}");
+        Ok(())
+    } else {
+        print_out(text)
     }
 }
 
