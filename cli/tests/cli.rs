@@ -1158,3 +1158,124 @@ fn symlinks_are_followed() {
     }
     assert_eq!(listing(&dir.path().join("data")), ["new.raw", "real.raw"]);
 }
+
+/// Messages name what is wrong: a thread count beyond the documented
+/// 1024, octaves of -1, a range beyond f32, fractal settings that overflow
+/// f32 (refused, exit 2, nothing written); a constant field reports the
+/// range its PNG stores.
+#[test]
+fn bad_values_are_named_and_refused() {
+    let dir = temp_dir();
+    for (line, says) in [
+        (
+            "--threads 100000 render --size 8x8",
+            "100000 threads: give 1 to 1024",
+        ),
+        ("render --threads 0 --size 8x8", "give 1 to 1024"),
+        ("render --octaves -1", "-1 is not in 1..=32"),
+        ("render --range 1e39..2e39", "beyond the largest f32"),
+        (
+            "render --persistence 1e30 --octaves 32",
+            "amplitude overflows f32",
+        ),
+        (
+            "render --lacunarity 1e30 --octaves 3",
+            "frequency overflows f32",
+        ),
+        (
+            "render --persistence 1e30 --octaves 32 --normalize --source ridged",
+            "overflows f32",
+        ),
+    ] {
+        let start = std::time::Instant::now();
+        let out = run_in(dir.path(), &words(line));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{line}: {err}");
+        assert!(err.contains(says), "{line}: {err}");
+        assert!(!err.contains("less than"), "{line}: {err}");
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{line}");
+    }
+    assert_eq!(listing(dir.path()), Vec::<String>::new());
+    // A constant field (every sample on a lattice point: 0): the message
+    // gives the range the PNG stores in its text chunk.
+    let said = ok_in(
+        dir.path(),
+        &words("render --source perlin --size 4x4 --frequency 1 -o c.png"),
+    );
+    let bytes = fs::read(dir.path().join("c.png")).unwrap();
+    let reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let chunk = reader
+        .info()
+        .uncompressed_latin1_text
+        .iter()
+        .find(|t| t.keyword == "noisefield range")
+        .map(|t| t.text.clone())
+        .unwrap();
+    assert_eq!(chunk, "-1..1");
+    assert!(said.contains(&format!("values {chunk} shown")), "{said}");
+}
+
+/// Rows wider than the library's window (2^14) and wider than a band
+/// (2^20) are filled in windows: the output is the library's fill of the
+/// whole grid, bit for bit, for a lattice and a fractal, 2D and 3D.
+#[test]
+fn wide_rows_are_the_whole_grid_bit_for_bit() {
+    let dir = temp_dir();
+    for (nx, ny) in [(40_000, 3), ((1 << 20) + 5000, 1)] {
+        let line = format!("render --source ridged --octaves 3 --size {nx}x{ny} --format raw -o -");
+        let got = floats(&stdout_of(dir.path(), &words(&line)));
+        let ridged = Ridged::new(Perlin::new(0)).octaves(3);
+        let mut want = vec![0.0; nx * ny];
+        ridged
+            .fill_grid2(&Grid2::new([0.0; 2], [1.0 / 128.0; 2], [nx, ny]), &mut want)
+            .unwrap();
+        assert_same_bits(&got, &want);
+    }
+    let line = "render --source perlin --size 20000x2x2 --frequency 1/64 --format raw -o -";
+    let got = floats(&stdout_of(dir.path(), &words(line)));
+    let want = library3(
+        &Perlin::new(0),
+        Grid3::new([0.0; 3], [1.0 / 64.0; 3], [20000, 2, 2]),
+    );
+    assert_same_bits(&got, &want);
+}
+
+/// Peak memory (`/usr/bin/time -v`'s maximum resident set size) stays
+/// under 64 MiB however wide the rows: 2^24 × 1 samples of 2 fBm octaves
+/// (about 1 GB before rows were split into windows), and an animation of
+/// 8192×8192 frames (about 170 MB before frames were streamed band by band).
+#[test]
+fn peak_memory_is_bounded_whatever_the_size() {
+    if !Path::new("/usr/bin/time").exists() {
+        eprintln!("NOT RUN: /usr/bin/time is missing; peak memory was not measured");
+        return;
+    }
+    let dir = temp_dir();
+    for line in [
+        "render --octaves 2 --size 16777216x1 --format raw -o /dev/null",
+        "animate --source perlin --size 8192x8192 --frames 2 --range -1..1 -o /dev/null",
+    ] {
+        let out = Command::new("/usr/bin/time")
+            .arg("-v")
+            .arg(env!("CARGO_BIN_EXE_noisefield"))
+            .args(words(line))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{line}: {report}");
+        let kib: u64 = report
+            .lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("Maximum resident set size (kbytes): ")
+            })
+            .expect("time -v reports the peak")
+            .parse()
+            .unwrap();
+        eprintln!("{line}: peak {} MiB", kib / 1024);
+        assert!(kib < 64 * 1024, "{line}: peak {kib} KiB");
+    }
+}
