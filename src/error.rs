@@ -4,7 +4,11 @@ use crate::Level;
 use std::fmt;
 
 /// Why a call was refused. A call that returns `Err` has written nothing.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Errors compare equal when they are the same variant with the same
+/// fields, floating-point fields compared by their bits: an error that
+/// carries a NaN equals itself (a derived `PartialEq` would say it does not).
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Error {
     /// Coordinate and output slices of a batch call have different lengths.
@@ -64,7 +68,92 @@ pub enum Error {
     /// A fractal over a periodic source whose lacunarity is not a whole
     /// number ≥ 1: its octaves could not repeat with the source's period.
     PeriodicLacunarity(f32),
+    /// Fractal settings whose octave frequencies, amplitudes or output
+    /// bounds overflow `f32` (for example persistence 1e30 over 32
+    /// octaves): the sum would be ±inf or NaN.
+    FractalOverflow {
+        /// `"frequency"`, `"amplitude"` or `"bounds"`: what overflows first.
+        what: &'static str,
+        /// The octave count.
+        octaves: u32,
+        /// The lacunarity.
+        lacunarity: f32,
+        /// The persistence.
+        persistence: f32,
+    },
 }
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Error) -> bool {
+        use Error::*;
+        match (self, other) {
+            (
+                LengthMismatch {
+                    name: a,
+                    expected: b,
+                    found: c,
+                },
+                LengthMismatch {
+                    name: x,
+                    expected: y,
+                    found: z,
+                },
+            ) => (a, b, c) == (x, y, z),
+            (Unsupported(a), Unsupported(x)) => a == x,
+            (
+                WindowOutOfBounds {
+                    axis: a,
+                    offset: b,
+                    size: c,
+                    parent: d,
+                },
+                WindowOutOfBounds {
+                    axis: w,
+                    offset: x,
+                    size: y,
+                    parent: z,
+                },
+            ) => (a, b, c, d) == (w, x, y, z),
+            (
+                NonFiniteGrid {
+                    what: a,
+                    axis: b,
+                    value: c,
+                },
+                NonFiniteGrid {
+                    what: x,
+                    axis: y,
+                    value: z,
+                },
+            ) => (a, b, c.to_bits()) == (x, y, z.to_bits()),
+            (GridTooLarge { size: a }, GridTooLarge { size: x }) => a == x,
+            (InvalidPeriod { axis: a }, InvalidPeriod { axis: x }) => a == x,
+            (InvalidOctaves(a), InvalidOctaves(x)) => a == x,
+            (
+                NonFiniteParameter { name: a, value: b },
+                NonFiniteParameter { name: x, value: y },
+            ) => (a, b.to_bits()) == (x, y.to_bits()),
+            (PeriodicLacunarity(a), PeriodicLacunarity(x)) => a.to_bits() == x.to_bits(),
+            (
+                FractalOverflow {
+                    what: a,
+                    octaves: b,
+                    lacunarity: c,
+                    persistence: d,
+                },
+                FractalOverflow {
+                    what: w,
+                    octaves: x,
+                    lacunarity: y,
+                    persistence: z,
+                },
+            ) => (a, b, c.to_bits(), d.to_bits()) == (w, x, y.to_bits(), z.to_bits()),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Error {}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -115,6 +204,17 @@ impl fmt::Display for Error {
                 f,
                 "lacunarity {lacunarity} over a periodic source: octave k scales the period \
                  by lacunarity^k, so for seamless tiling it must be a whole number (2 is usual)"
+            ),
+            Error::FractalOverflow {
+                what,
+                octaves,
+                lacunarity,
+                persistence,
+            } => write!(
+                f,
+                "the octave {what} overflows f32 (beyond ±3.4e38) with {octaves} octaves, \
+                 lacunarity {lacunarity} and persistence {persistence}: octave i has frequency \
+                 lacunarity^i and amplitude persistence^i; use fewer octaves or smaller factors"
             ),
             Error::Unsupported(level) => {
                 let available: Vec<&str> = Level::available().iter().map(|l| l.name()).collect();

@@ -179,16 +179,13 @@ impl<N: Source> Fractal<N> {
     }
 
     /// Recomputes the octave tables and output maps from the settings.
+    /// Settings whose frequencies, amplitudes or bounds overflow `f32` are
+    /// an error ([`Error::FractalOverflow`]), so every accepted fractal has
+    /// finite bounds and sums no infinities.
     fn derive(&mut self) {
         let s = self.settings;
-        let error = self.settings_error();
+        let mut error = self.settings_error();
         let d = &mut self.derived;
-        d.error = error;
-        d.octaves = if d.error.is_some() {
-            0
-        } else {
-            s.octaves as usize
-        };
         let (mut f, mut a, mut p) = (1.0f64, 1.0f64, 1u64);
         let step = s.lacunarity.max(1.0) as u64;
         for i in 0..MAX_OCTAVES as usize {
@@ -200,6 +197,45 @@ impl<N: Source> Fractal<N> {
             a *= f64::from(s.persistence);
             p = p.saturating_mul(step);
         }
+        if error.is_none() {
+            let used = s.octaves as usize;
+            // Octave coordinates are scaled by the frequency as an `f32`
+            // (point methods) and the sum is taken in `f32`.
+            let overflows = |v: f64| !(v as f32).is_finite();
+            let what = if d.frequency[..used].iter().any(|&f| overflows(f)) {
+                Some("frequency")
+            } else if d.amplitude[..used].iter().any(|a| !a.is_finite()) {
+                Some("amplitude")
+            } else {
+                None
+            };
+            error = what.map(|what| Error::FractalOverflow {
+                what,
+                octaves: s.octaves,
+                lacunarity: s.lacunarity,
+                persistence: s.persistence,
+            });
+        }
+        self.derived.octaves = if error.is_some() {
+            0
+        } else {
+            s.octaves as usize
+        };
+        if error.is_none()
+            && (1..=4).any(|dim| {
+                let (lo, hi) = self.raw_bounds(dim);
+                !(lo.is_finite() && hi.is_finite())
+            })
+        {
+            error = Some(Error::FractalOverflow {
+                what: "bounds",
+                octaves: s.octaves,
+                lacunarity: s.lacunarity,
+                persistence: s.persistence,
+            });
+            self.derived.octaves = 0;
+        }
+        self.derived.error = error;
         let used = self.derived.octaves.max(1);
         let amplitudes_finite = self.derived.amplitude[..used].iter().all(|a| a.is_finite());
         let mut nan_free = amplitudes_finite;
@@ -736,13 +772,16 @@ macro_rules! combinator {
             /// [`lacunarity`](Self::lacunarity), rejecting a bad value at
             /// once: Err([`Error::NonFiniteParameter`]) when not finite,
             /// Err([`Error::PeriodicLacunarity`]) when not whole over a
-            /// periodic source.
+            /// periodic source, Err([`Error::FractalOverflow`]) when an
+            /// octave's frequency overflows `f32`.
             pub fn try_lacunarity(self, lacunarity: f32) -> Result<$ty<N>, Error> {
                 self.lacunarity(lacunarity).checked()
             }
 
             /// [`persistence`](Self::persistence), rejecting a bad value at
-            /// once: Err([`Error::NonFiniteParameter`]) when not finite.
+            /// once: Err([`Error::NonFiniteParameter`]) when not finite,
+            /// Err([`Error::FractalOverflow`]) when an octave's amplitude or
+            /// the output bounds overflow `f32`.
             pub fn try_persistence(self, persistence: f32) -> Result<$ty<N>, Error> {
                 self.persistence(persistence).checked()
             }

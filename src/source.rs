@@ -94,7 +94,9 @@ pub trait Source: Field {
     /// Noise at every sample of `grid`, one thread. `out.len()` must be the
     /// grid's sample count; layout: see [`crate::Grid`]. Grids whose x step
     /// is at most 1/3 (1D, 2D), 3/4 (3D) or 1/64 (4D) use the row path
-    /// (each octave within 1e-6 of [`Source::fill1_f64`] on the same points);
+    /// (each octave within 1e-6 of [`Source::fill1_f64`] on the same points;
+    /// a fractal's fold carries that per-octave error, so its output is
+    /// within 1e-6 times a per-combinator gain, stated in the README);
     /// coarser grids give exactly its bits.
     fn fill_grid1(&self, grid: &Grid1, out: &mut [f32]) -> Result<(), Error> {
         self.run(Work::Grid(grid, out, false).into())

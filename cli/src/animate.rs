@@ -6,11 +6,15 @@
 //! step becomes `P / frames`: frame `frames` would be frame 0 again, so the
 //! GIF loops without a jump. Every frame uses one global 256-colour palette
 //! (the palette at `t = i / 255`), so colours do not flicker between frames.
+//!
+//! Frames are computed and compressed band by band ([`GifStream`]): memory
+//! stays a band's, whatever the frame size.
 
 use crate::Failure;
 use crate::args::AnimateArgs;
 use crate::field::{Field, Lattice};
-use crate::output::AtomicFile;
+use crate::gif_stream::GifStream;
+use crate::output::Output;
 use crate::palette::{Palette, Scale};
 use crate::progress::Progress;
 use crate::source;
@@ -54,12 +58,14 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
         }
     };
     let source = source::build(&args.source, period)?;
+    let target = crate::output::Target::check(&args.output)?;
     let f = args.frequency.unwrap_or(DEFAULT_FREQUENCY);
     let grid = Grid3::new([x0, y0, z0], [f, f, time_step], [w, h, frames]);
     let field = Field::new(source, Lattice::D3(grid))?;
     let palette = args.palette.unwrap_or(Palette::Clouds);
 
-    // Arguments are checked: from here on, failures are I/O failures.
+    // Arguments are checked; the output is opened before any work.
+    let mut file = Output::open(&args.output, &target)?;
     let all = 0..frames;
     let range_pass = if args.range.is_none() {
         field.rows_in(&all)
@@ -73,34 +79,27 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
     };
     let (lo, hi) = palette.display_range(lo, hi);
     let scale = Scale::new(lo, hi);
-    let mut file = AtomicFile::create(&args.output)?;
     let shown = args.output.display().to_string();
-    let failed = |e: gif::EncodingError| Failure::Io(format!("cannot write {shown}: {e}"));
-    let mut encoder =
-        gif::Encoder::new(&mut file, w as u16, h as u16, &palette.table()).map_err(failed)?;
-    encoder.set_repeat(gif::Repeat::Infinite).map_err(failed)?;
+    let failed = |e: std::io::Error| Failure::Io(format!("cannot write {shown}: {e}"));
     let delay = (100.0 / f64::from(args.fps)).round() as u16;
-    let mut pixels = vec![0u8; w * h];
-    field.for_each_band(all, &progress, |first_row, values| {
-        let start = (first_row % h) * w;
-        for (p, &v) in pixels[start..start + values.len()].iter_mut().zip(values) {
-            *p = scale.byte(v);
-        }
-        if start + values.len() == w * h {
-            let mut frame = gif::Frame::from_indexed_pixels(w as u16, h as u16, &*pixels, None);
-            frame.delay = delay;
-            encoder.write_frame(&frame).map_err(failed)?;
-        }
-        Ok(())
+    let mut gif =
+        GifStream::new(&mut file, w as u16, h as u16, &palette.table(), delay).map_err(failed)?;
+    let mut indices = Vec::new();
+    field.for_each_band(all, &progress, |values| {
+        indices.clear();
+        indices.extend(values.iter().map(|&v| scale.byte(v)));
+        gif.pixels(&indices).map_err(failed)
     })?;
-    encoder.into_inner().map_err(failed)?;
+    gif.finish().map_err(failed)?;
     file.commit()?;
     drop(progress);
     let looped = match period {
         Some([_, _, cells, _]) => format!(", loops every {cells} cells of z"),
         None => String::new(),
     };
-    crate::print_out(&format!(
-        "wrote {shown}: {frames} frames of {w}×{h}{looped}, values {lo}..{hi} shown\n"
-    ))
+    let (lo, hi) = scale.range();
+    crate::print_summary(
+        &format!("wrote {shown}: {frames} frames of {w}×{h}{looped}, values {lo}..{hi} shown\n"),
+        target.is_stdout(),
+    )
 }

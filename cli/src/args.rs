@@ -17,20 +17,24 @@ use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::path::PathBuf;
 
-/// Samples on the longest axis we accept: a row is held in memory, and
-/// 2^24 samples (64 MiB of f32) is far beyond any picture.
+/// Samples on the longest axis we accept: 2^24, far beyond any picture (a
+/// PNG encoder holds two rows of pixels, up to 6 bytes each).
 pub const MAX_AXIS: usize = 1 << 24;
 
 /// Samples in the largest field we accept: 2^40 (4 TiB of f32). More is
 /// taken for a typo rather than started.
 pub const MAX_SAMPLES: u64 = 1 << 40;
 
+/// Most worker threads `--threads` accepts: far more than any machine's
+/// cores, far fewer than the threads that exhaust a system.
+pub const MAX_THREADS: usize = 1024;
+
 /// Render noise fields to pictures and data.
 #[derive(Debug, Parser)]
 #[command(name = "noisefield", version, about, propagate_version = true)]
 pub struct Cli {
-    /// Worker threads for filling grids [default: one per core].
-    #[arg(long, global = true, value_name = "N")]
+    /// Worker threads for filling grids, 1 to 1024 [default: one per core].
+    #[arg(long, global = true, value_name = "N", allow_hyphen_values = true, value_parser = parse_threads)]
     pub threads: Option<NonZeroUsize>,
 
     /// What to do.
@@ -70,7 +74,7 @@ pub struct SourceArgs {
     pub hash: HashMode,
 
     /// Octaves of a fractal source, 1 to 32 [default: 6].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=32))]
     pub octaves: Option<u32>,
 
     /// Frequency factor from one octave to the next [default: 2].
@@ -264,6 +268,19 @@ pub fn set_threads(threads: Option<NonZeroUsize>) -> Result<(), Failure> {
         .map_err(|e| Failure::Io(format!("cannot start {n} threads: {e}")))
 }
 
+/// A thread count from 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
+    let n: i128 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number of threads"))?;
+    usize::try_from(n)
+        .ok()
+        .filter(|&n| n <= MAX_THREADS)
+        .and_then(NonZeroUsize::new)
+        .ok_or_else(|| format!("{n} threads: give 1 to {MAX_THREADS}"))
+}
+
 /// `1024x768` or `256x256x64` (`×` also accepted): 2 or 3 axes, each at
 /// least 1 and at most [`MAX_AXIS`], at most [`MAX_SAMPLES`] in all.
 pub fn parse_size(text: &str) -> Result<Size, String> {
@@ -364,10 +381,22 @@ pub fn parse_periods(text: &str) -> Result<Periods, String> {
     Ok(Periods(periods))
 }
 
-/// `LO..HI`: finite values with LO < HI.
+/// `LO..HI`: values within `f32`'s range with LO < HI.
 pub fn parse_range(text: &str) -> Result<(f32, f32), String> {
     let (lo, hi) = text.split_once("..").ok_or("expected LO..HI, e.g. -1..1")?;
-    let (lo, hi) = (parse_number(lo)? as f32, parse_number(hi)? as f32);
+    let single = |part: &str| {
+        let v = parse_number(part)?;
+        match v.abs() > f64::from(f32::MAX) {
+            true => Err(format!(
+                "{}: {} is beyond the largest f32, ±{:e}",
+                text,
+                part.trim(),
+                f32::MAX
+            )),
+            false => Ok(v as f32),
+        }
+    };
+    let (lo, hi) = (single(lo)?, single(hi)?);
     if lo < hi && lo.is_finite() && hi.is_finite() {
         Ok((lo, hi))
     } else {
@@ -423,6 +452,13 @@ mod tests {
         assert!(parse_coords("1").is_err());
         assert_eq!(parse_range("-0.5..1"), Ok((-0.5, 1.0)));
         assert!(parse_range("1..1").is_err());
+        let err = parse_range("1e39..2e39").unwrap_err();
+        assert!(err.contains("beyond the largest f32"), "{err}");
+        assert!(!err.contains("less than"), "{err}");
+        assert_eq!(parse_threads("1024").map(|n| n.get()), Ok(1024));
+        for bad in ["0", "1025", "100000", "-1", "x"] {
+            assert!(parse_threads(bad).is_err(), "{bad}");
+        }
         assert_eq!(parse_rows("3..7"), Ok(3..7));
         assert!(parse_rows("7..3").is_err());
         assert_eq!(parse_periods("8"), Ok(Periods(vec![8])));

@@ -3,16 +3,24 @@
 //!
 //! Rows are the x lines of samples, numbered in output order (row
 //! `k * ny + j` is `y = j` of slice `z = k`). A band is up to
-//! [`BAND_SAMPLES`] samples of whole rows, never crossing a z slice, and is
-//! filled as a [`Grid::window`](noisefield::Grid::window) of the whole grid.
-//! Windows keep the global sample indices, so the bands concatenate to
-//! the whole field bit for bit, and so do the outputs of `--rows` bands.
+//! [`BAND_SAMPLES`] consecutive samples in output order: whole rows (never
+//! crossing a z slice) when a row fits, else a piece of one row. It is
+//! filled as [`Grid::window`](noisefield::Grid::window)s of the whole grid
+//! at most [`WINDOW_WIDTH`] samples wide, so the library's per-row and
+//! per-octave data stay small however wide the rows. Windows keep the
+//! global sample indices, so the bands concatenate to the whole field bit
+//! for bit, and so do the outputs of `--rows` bands.
 //!
 //! ```text
 //! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time:
-//!     fill the band's window of the grid (rayon tiles inside)
+//!     rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside)
+//!     wider rows: fill windows of WINDOW_WIDTH × 1 on the rayon pool
 //!     hand the band to the writer / statistics, then reuse the buffer
 //! ```
+//!
+//! Memory: the band (4 MiB) plus, per worker thread, one window's library
+//! data (about 0.7 KiB per sample of width for 32 ridged octaves, so at most
+//! 12 MiB per thread), whatever the field's size.
 
 use crate::Failure;
 use crate::args::{FieldArgs, Periods, check_size};
@@ -23,6 +31,11 @@ use std::ops::Range;
 
 /// Samples per band: 2^20 (4 MiB of f32), 16 rayon tiles of the library.
 pub const BAND_SAMPLES: usize = 1 << 20;
+
+/// The widest (and tallest) window filled at once: 2^14 samples. The
+/// library keeps data per sample of each axis of a window for every octave
+/// (stage 1 of each axis), so this bounds it whatever `--size`.
+pub const WINDOW_WIDTH: usize = 1 << 14;
 
 /// Lattice cells per sample when neither `--frequency` nor `--period` is
 /// given: 1/128, so a 1024-wide picture spans 8 cells.
@@ -152,46 +165,99 @@ impl Field {
         )))
     }
 
-    /// Fills `out` with `out.len() / row_len` rows starting at output row
-    /// `first_row`; the rows must lie in one z slice.
-    fn fill_rows(&self, first_row: usize, out: &mut [f32]) -> Result<(), Failure> {
-        let rows = out.len() / self.row_len();
+    /// Fills `out` with the samples `x0..x0 + width` of `out.len() / width`
+    /// rows starting at output row `first_row`; the rows must lie in one z
+    /// slice. Rows wider than [`WINDOW_WIDTH`] are filled as windows of at
+    /// most that width, on the rayon pool.
+    fn fill_rows(
+        &self,
+        first_row: usize,
+        x0: usize,
+        width: usize,
+        out: &mut [f32],
+    ) -> Result<(), Failure> {
+        use rayon::prelude::*;
+        let rows = out.len() / width;
+        if width <= WINDOW_WIDTH {
+            return self.fill_window(first_row, x0, [width, rows], out, true);
+        }
+        let pieces: Vec<(usize, usize, &mut [f32])> = out
+            .chunks_mut(width)
+            .enumerate()
+            .flat_map(|(r, row)| {
+                row.chunks_mut(WINDOW_WIDTH)
+                    .enumerate()
+                    .map(move |(k, piece)| (first_row + r, x0 + k * WINDOW_WIDTH, piece))
+            })
+            .collect();
+        pieces.into_par_iter().try_for_each(|(row, x, piece)| {
+            let w = piece.len();
+            self.fill_window(row, x, [w, 1], piece, false)
+        })
+    }
+
+    /// Fills the window of `size = [width, rows]` at sample `x0` of output
+    /// row `first_row` (rows in one z slice); on the rayon pool when `parallel`.
+    fn fill_window(
+        &self,
+        first_row: usize,
+        x0: usize,
+        [width, rows]: [usize; 2],
+        out: &mut [f32],
+        parallel: bool,
+    ) -> Result<(), Failure> {
         match &self.lattice {
             Lattice::D2(g) => {
-                let window = g.window([0, first_row], [g.size()[0], rows])?;
-                self.source.fill_grid2(&window, out, true)?;
+                let window = g.window([x0, first_row], [width, rows])?;
+                self.source.fill_grid2(&window, out, parallel)?;
             }
             Lattice::D3(g) => {
-                let [nx, ny, _] = g.size();
+                let [_, ny, _] = g.size();
                 let (k, j) = (first_row / ny, first_row % ny);
-                let window = g.window([0, j, k], [nx, rows, 1])?;
-                self.source.fill_grid3(&window, out, true)?;
+                let window = g.window([x0, j, k], [width, rows, 1])?;
+                self.source.fill_grid3(&window, out, parallel)?;
             }
         }
         Ok(())
     }
 
-    /// Calls `visit(first_row, values)` for every band of the slabs `slabs`
-    /// in order, `values` holding whole rows; advances `progress` by rows.
+    /// Calls `visit(values)` for every band of the slabs `slabs` in order:
+    /// consecutive samples in output order, whole rows when a row fits in
+    /// [`BAND_SAMPLES`], else pieces of a row. Advances `progress` by rows.
     pub fn for_each_band(
         &self,
         slabs: Range<usize>,
         progress: &Progress,
-        mut visit: impl FnMut(usize, &[f32]) -> Result<(), Failure>,
+        mut visit: impl FnMut(&[f32]) -> Result<(), Failure>,
     ) -> Result<(), Failure> {
         let nx = self.row_len();
         let per_slab = self.rows_per_slab();
         // Bands never cross a z slice (a window is one slice of rows).
         let rows_per_slice = self.size()[1];
-        let max_rows = (BAND_SAMPLES / nx).max(1);
-        let mut buffer = vec![0.0f32; max_rows.min(slabs.len() * per_slab) * nx];
         let (mut row, end) = (slabs.start * per_slab, slabs.end * per_slab);
+        if nx > BAND_SAMPLES {
+            // Each row in pieces.
+            let mut buffer = vec![0.0f32; BAND_SAMPLES];
+            while row < end {
+                for x0 in (0..nx).step_by(BAND_SAMPLES) {
+                    let band = &mut buffer[..BAND_SAMPLES.min(nx - x0)];
+                    self.fill_rows(row, x0, band.len(), band)?;
+                    visit(band)?;
+                }
+                progress.advance(1);
+                row += 1;
+            }
+            return Ok(());
+        }
+        // The library's data per window grows with its height too.
+        let max_rows = (BAND_SAMPLES / nx).min(WINDOW_WIDTH);
+        let mut buffer = vec![0.0f32; max_rows.min(slabs.len() * per_slab) * nx];
         while row < end {
             let slice_end = (row / rows_per_slice + 1) * rows_per_slice;
             let rows = max_rows.min(end - row).min(slice_end - row);
             let band = &mut buffer[..rows * nx];
-            self.fill_rows(row, band)?;
-            visit(row, band)?;
+            self.fill_rows(row, 0, nx, band)?;
+            visit(band)?;
             progress.advance(rows as u64);
             row += rows;
         }
@@ -206,7 +272,7 @@ impl Field {
     /// The smallest and largest value of the whole field, in one pass.
     pub fn min_max(&self, progress: &Progress) -> Result<(f32, f32), Failure> {
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-        self.for_each_band(0..self.slabs(), progress, |_, values| {
+        self.for_each_band(0..self.slabs(), progress, |values| {
             for &v in values {
                 lo = lo.min(v);
                 hi = hi.max(v);

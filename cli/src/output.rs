@@ -1,15 +1,33 @@
-//! Output files: written to a temporary file in the destination directory
-//! and renamed over the destination only when complete, so a failure leaves
-//! neither a partial file nor a clobbered one; and the encoders that write
+//! Where output goes, checked before any work, and the encoders that write
 //! fields band by band (PNG rows through a streaming encoder, `.npy` and raw
 //! float32 as they come), so memory stays bounded.
+//!
+//! An output path is one of:
+//!
+//! ```text
+//! -                        standard output, written directly (refused if a terminal)
+//! a character device/FIFO  opened for writing and written directly (/dev/null, a pipe)
+//! a regular file, new path written to a temporary file beside it, renamed over
+//!                          it when complete: nothing partial, nothing clobbered
+//! a symbolic link          followed: its target is what is written (atomically if a
+//!                          regular file, created if missing); the link stays
+//! anything else            refused: a directory, a missing directory, a name longer
+//!                          than 255 bytes, a read-only file, a block device, a socket
+//! ```
+//!
+//! Refusals are usage errors (exit code 2), found before the field is computed.
 
 use crate::Failure;
 use crate::palette::{Palette, Scale};
 use clap::ValueEnum;
-use std::io::{self, BufWriter, Write};
+use std::fs::{self, OpenOptions};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
+
+/// The longest file name (one path component) accepted, in bytes: `NAME_MAX`
+/// of Linux and macOS file systems.
+pub const MAX_NAME_BYTES: usize = 255;
 
 /// The `--format` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -57,67 +75,272 @@ impl Format {
     }
 }
 
-/// A file that appears at its path only when [`AtomicFile::commit`] is
-/// called; dropped before that, it is removed.
-pub struct AtomicFile {
-    file: BufWriter<NamedTempFile>,
-    path: PathBuf,
+/// What an output path names, once checked ([`Target::check`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// `-`: standard output.
+    Stdout,
+    /// A character device or a FIFO: written directly.
+    Stream(PathBuf),
+    /// A regular file or a new path (symbolic links resolved): written
+    /// through a temporary file and a rename.
+    File(PathBuf),
 }
 
-impl AtomicFile {
-    /// A temporary file in `path`'s directory (same file system, so the
-    /// final rename is atomic).
-    pub fn create(path: &Path) -> Result<AtomicFile, Failure> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
+/// A usage error about output `shown`.
+fn refuse(shown: &Path, why: impl std::fmt::Display) -> Failure {
+    Failure::usage(format!("cannot write {}: {why}", shown.display()))
+}
+
+impl Target {
+    /// What `path` names, or a usage error if it cannot be written. Touches
+    /// nothing: an existing file is opened for writing (not truncated) only
+    /// to learn whether the user may write it.
+    pub fn check(path: &Path) -> Result<Target, Failure> {
+        if path.as_os_str() == "-" {
+            if io::stdout().is_terminal() {
+                return Err(refuse(
+                    path,
+                    "standard output is a terminal; redirect it to a file or a pipe",
+                ));
+            }
+            return Ok(Target::Stdout);
+        }
+        if path.as_os_str().is_empty() {
+            return Err(Failure::usage("the output name is empty"));
+        }
+        // `dir/` or `dir/.` can only name a directory.
+        let text = path.as_os_str().as_encoded_bytes();
+        if text.ends_with(b"/") || path.file_name().is_none() {
+            return Err(refuse(path, "it names a directory; give a file name"));
+        }
+        let name = path.file_name().expect("checked above");
+        if name.len() > MAX_NAME_BYTES {
+            return Err(refuse(
+                path,
+                format!(
+                    "the file name is {} bytes long, more than the {MAX_NAME_BYTES} allowed",
+                    name.len()
+                ),
+            ));
+        }
+        let (real, meta) = match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => match fs::canonicalize(path) {
+                // Followed: the target is what gets written.
+                Ok(real) => {
+                    let meta = fs::metadata(&real).map_err(|e| refuse(path, e))?;
+                    (real, Some(meta))
+                }
+                // A link to a file yet to be written: that file is created.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    let link = fs::read_link(path).map_err(|e| refuse(path, e))?;
+                    let real = path.parent().unwrap_or(Path::new("")).join(link);
+                    if fs::symlink_metadata(&real).is_ok() {
+                        return Err(refuse(path, "it is a symbolic link to a broken link"));
+                    }
+                    Self::check_parent(&real).map_err(|_| {
+                        refuse(path, "it is a symbolic link into a missing directory")
+                    })?;
+                    (real, None)
+                }
+                Err(e) => {
+                    return Err(refuse(
+                        path,
+                        format!("it is a symbolic link that cannot be followed ({e})"),
+                    ));
+                }
+            },
+            Ok(meta) => (path.to_path_buf(), Some(meta)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (path.to_path_buf(), None),
+            Err(e) => {
+                // `file/name`: say which part is not a directory.
+                Self::check_parent(path)?;
+                return Err(refuse(path, Self::explain(path, &e)));
+            }
         };
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".noisefield-").suffix(".part");
-        // Like any new file (the umask applies), not the 0600 of temporary files.
+        let Some(meta) = meta else {
+            Self::check_parent(&real)?;
+            return Ok(Target::File(real));
+        };
+        let kind = meta.file_type();
+        if kind.is_dir() {
+            return Err(refuse(path, "it is a directory; give a file name"));
+        }
         #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temp = builder
-            .tempfile_in(dir)
-            .map_err(|e| Failure::Io(format!("cannot create a file in {}: {e}", dir.display())))?;
-        Ok(AtomicFile {
-            file: BufWriter::with_capacity(1 << 20, temp),
-            path: path.to_path_buf(),
-        })
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_char_device() || kind.is_fifo() {
+                return Ok(Target::Stream(real));
+            }
+        }
+        if !kind.is_file() {
+            return Err(refuse(
+                path,
+                "it is neither a regular file, a character device nor a FIFO",
+            ));
+        }
+        // Not replaced when the user may not write it (even as root: the
+        // read-only mode is the owner's wish).
+        if meta.permissions().readonly() {
+            return Err(refuse(path, "the file is read-only; it is left as it is"));
+        }
+        if let Err(e) = OpenOptions::new().write(true).open(&real) {
+            return Err(refuse(path, Self::explain(path, &e)));
+        }
+        Ok(Target::File(real))
     }
 
-    /// Flushes and renames the file to its path (replacing any file there).
+    /// A new file's directory must exist and be a directory.
+    fn check_parent(path: &Path) -> Result<(), Failure> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => return Ok(()),
+        };
+        match fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => Ok(()),
+            Ok(_) => Err(refuse(
+                path,
+                format!("{} is not a directory", dir.display()),
+            )),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(refuse(
+                path,
+                format!("the directory {} does not exist", dir.display()),
+            )),
+            Err(e) => Err(refuse(path, Self::explain(dir, &e))),
+        }
+    }
+
+    /// An I/O error about `path` in words.
+    fn explain(path: &Path, e: &io::Error) -> String {
+        match e.kind() {
+            io::ErrorKind::NotADirectory => {
+                format!("a part of {} is not a directory", path.display())
+            }
+            io::ErrorKind::PermissionDenied => "permission denied".into(),
+            _ => e.to_string(),
+        }
+    }
+
+    /// Whether this is standard output (the data's channel: messages then
+    /// go to standard error).
+    pub fn is_stdout(&self) -> bool {
+        *self == Target::Stdout
+    }
+
+    /// Whether the output is written as it is produced (not a file).
+    pub fn is_stream(&self) -> bool {
+        !matches!(self, Target::File(_))
+    }
+}
+
+/// How an [`Output`] reaches its target.
+enum Sink {
+    /// A temporary file, renamed to the path by [`Output::commit`].
+    Atomic(BufWriter<NamedTempFile>, PathBuf),
+    /// Standard output, a device or a FIFO.
+    Direct(BufWriter<Box<dyn Write>>),
+}
+
+/// An open output: a file that appears at its path only when
+/// [`Output::commit`] is called (dropped before that, it is removed), or a
+/// stream written directly.
+pub struct Output {
+    sink: Sink,
+    /// The path as the user gave it, for messages.
+    shown: PathBuf,
+}
+
+impl Output {
+    /// Opens the checked `target` of `path` ([`Target::check`]): for a
+    /// file, a temporary file in its directory (same file system, so the
+    /// final rename is atomic). Call it before any work, so that a path
+    /// that cannot be written is refused at once.
+    pub fn open(path: &Path, target: &Target) -> Result<Output, Failure> {
+        let shown = path.to_path_buf();
+        let sink = match target {
+            Target::Stdout => {
+                Sink::Direct(BufWriter::with_capacity(1 << 16, Box::new(io::stdout())))
+            }
+            Target::Stream(real) => {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(real)
+                    .map_err(|e| refuse(path, Target::explain(path, &e)))?;
+                Sink::Direct(BufWriter::with_capacity(1 << 16, Box::new(file)))
+            }
+            Target::File(real) => {
+                let dir = match real.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                let mut builder = tempfile::Builder::new();
+                builder.prefix(".noisefield-").suffix(".part");
+                // Like any new file (the umask applies), not the 0600 of temporary files.
+                #[cfg(unix)]
+                builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+                let temp = builder.tempfile_in(dir).map_err(|e| {
+                    let why = format!(
+                        "cannot create a file in {}: {}",
+                        dir.display(),
+                        Target::explain(dir, &e)
+                    );
+                    match e.kind() {
+                        io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
+                            refuse(path, why)
+                        }
+                        _ => Failure::Io(why),
+                    }
+                })?;
+                Sink::Atomic(BufWriter::with_capacity(1 << 20, temp), real.clone())
+            }
+        };
+        Ok(Output { sink, shown })
+    }
+
+    /// Flushes, and renames a file to its path (replacing any file there).
     pub fn commit(self) -> Result<(), Failure> {
+        let shown = self.shown;
         let failed = |e: &dyn std::fmt::Display| {
-            Failure::Io(format!("cannot write {}: {e}", self.path.display()))
+            Failure::Io(format!("cannot write {}: {e}", shown.display()))
         };
-        let temp = match self.file.into_inner() {
-            Ok(temp) => temp,
-            Err(e) => return Err(failed(e.error())),
-        };
-        temp.as_file().sync_all().map_err(|e| failed(&e))?;
-        temp.persist(&self.path).map_err(|e| failed(&e.error))?;
+        match self.sink {
+            Sink::Atomic(file, real) => {
+                let temp = match file.into_inner() {
+                    Ok(temp) => temp,
+                    Err(e) => return Err(failed(e.error())),
+                };
+                temp.as_file().sync_all().map_err(|e| failed(&e))?;
+                temp.persist(&real).map_err(|e| failed(&e.error))?;
+            }
+            Sink::Direct(mut stream) => stream.flush().map_err(|e| failed(&e))?,
+        }
         Ok(())
     }
 
-    /// The path the file will have.
+    /// The path as given (`-` for standard output).
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.shown
     }
 
-    /// An I/O error on this file as a [`Failure`].
+    /// An I/O error on this output as a [`Failure`].
     pub fn failure(&self, e: impl std::fmt::Display) -> Failure {
-        Failure::Io(format!("cannot write {}: {e}", self.path.display()))
+        Failure::Io(format!("cannot write {}: {e}", self.shown.display()))
     }
 }
 
-impl Write for AtomicFile {
+impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write(buf)
+        match &mut self.sink {
+            Sink::Atomic(file, _) => file.write(buf),
+            Sink::Direct(stream) => stream.write(buf),
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        match &mut self.sink {
+            Sink::Atomic(file, _) => file.flush(),
+            Sink::Direct(stream) => stream.flush(),
+        }
     }
 }
 
@@ -157,7 +380,7 @@ pub type BandWriter<'w> = dyn FnMut(&[f32]) -> io::Result<()> + 'w;
 /// ever held in memory. The range of a PNG's values is recorded in a
 /// `noisefield range` text chunk (`lo..hi`).
 pub fn encode(
-    file: &mut AtomicFile,
+    file: &mut Output,
     encoding: &Encoding,
     produce: impl FnOnce(&mut BandWriter<'_>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {

@@ -1,11 +1,12 @@
 //! `noisefield render`: a field (or a band of it) to png, png16, npy or raw.
 //!
 //! ```text
-//! check every option; pick format (--format, else the extension, else png)
+//! check every option and the output path; pick format (--format, else
+//!   the extension, else png)
+//! open the output: a temporary file beside the destination, or the stream
 //! png/png16 without --range: one pass over the whole field for min and max
-//! temporary file in the destination directory
 //! for each band of the selected rows: fill, encode, append
-//! rename the temporary file to the destination
+//! rename the temporary file to the destination (a stream: flush)
 //! ```
 //!
 //! A 3D volume as PNG is its z slices stacked vertically (height ny·nz).
@@ -13,13 +14,17 @@
 use crate::Failure;
 use crate::args::RenderArgs;
 use crate::field::{Field, Lattice};
-use crate::output::{AtomicFile, Encoding, Format, Pixels, encode};
+use crate::output::{Encoding, Format, Output, Pixels, Target, encode};
 use crate::palette::{Palette, Scale};
 use crate::progress::Progress;
 
 /// Runs `noisefield render`.
 pub fn run(args: RenderArgs) -> Result<(), Failure> {
     let field = Field::from_args(&args.field)?;
+    let target = match &args.output {
+        Some(path) => Some(Target::check(path)?),
+        None => None,
+    };
     let format = match (args.format, &args.output) {
         (Some(format), Some(path)) => match Format::from_extension(path) {
             // A `.png` name holds either PNG format.
@@ -38,12 +43,17 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
         },
         (Some(format), None) => format,
         (None, None) => Format::Png,
-        (None, Some(path)) => Format::from_extension(path).ok_or_else(|| {
-            Failure::usage(format!(
-                "cannot tell the format of {} from its name: give --format png, png16, npy or raw",
-                path.display()
-            ))
-        })?,
+        (None, Some(path)) => match Format::from_extension(path) {
+            Some(format) => format,
+            // Standard output, a device or a FIFO: png unless told.
+            None if target.as_ref().is_some_and(Target::is_stream) => Format::Png,
+            None => {
+                return Err(Failure::usage(format!(
+                    "cannot tell the format of {} from its name: give --format png, png16, npy or raw",
+                    path.display()
+                )));
+            }
+        },
     };
     let is_png = matches!(format, Format::Png | Format::Png16);
     if args.palette.is_some() && format != Format::Png {
@@ -57,6 +67,10 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
     let slabs = args.rows.clone().unwrap_or(0..field.slabs());
     field.check_slabs(&slabs)?;
     let path = args.output.clone().unwrap_or_else(|| format.default_path());
+    let target = match target {
+        Some(target) => target,
+        None => Target::check(&path)?,
+    };
     let (nx, rows) = (field.row_len(), field.rows_in(&slabs) as usize);
     if is_png && (nx >= 1 << 31 || rows >= 1 << 31) {
         return Err(Failure::usage(format!(
@@ -65,7 +79,8 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
         )));
     }
 
-    // Arguments are checked: from here on, failures are I/O failures.
+    // Arguments are checked; the output is opened before any work.
+    let mut file = Output::open(&path, &target)?;
     let range_pass = if is_png && args.range.is_none() {
         field.rows_in(&(0..field.slabs()))
     } else {
@@ -82,7 +97,6 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
         Format::Png => palette.display_range(lo, hi),
         _ => (lo, hi),
     };
-    let mut file = AtomicFile::create(&path)?;
     let encoding = match format {
         Format::Png => {
             let pixels = Pixels::Colour(palette, Scale::new(lo, hi));
@@ -110,7 +124,7 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
     };
     let shown = path.display().to_string();
     encode(&mut file, &encoding, |write| {
-        field.for_each_band(slabs.clone(), &progress, |_, values| {
+        field.for_each_band(slabs.clone(), &progress, |values| {
             write(values).map_err(|e| Failure::Io(format!("cannot write {shown}: {e}")))
         })
     })?;
@@ -123,13 +137,23 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
         (Some(r), Lattice::D2(_)) => format!(", rows {}..{}", r.start, r.end),
         (Some(r), Lattice::D3(_)) => format!(", slices {}..{}", r.start, r.end),
     };
-    let values = match is_png {
-        true => format!(", values {lo}..{hi} shown"),
-        false => String::new(),
+    let values = match &encoding {
+        // The range the picture stores (a constant field's is widened).
+        Encoding::Png {
+            pixels: Pixels::Colour(_, scale) | Pixels::Height(scale),
+            ..
+        } => {
+            let (lo, hi) = scale.range();
+            format!(", values {lo}..{hi} shown")
+        }
+        _ => String::new(),
     };
-    crate::print_out(&format!(
-        "wrote {shown}: {} {}{band}{values}\n",
-        size.join("×"),
-        format.name()
-    ))
+    crate::print_summary(
+        &format!(
+            "wrote {shown}: {} {}{band}{values}\n",
+            size.join("×"),
+            format.name()
+        ),
+        target.is_stdout(),
+    )
 }

@@ -12,10 +12,10 @@
 use crate::Failure;
 use crate::args::StatsArgs;
 use crate::field::Field;
-use crate::output::AtomicFile;
+use crate::output::{Output, Target};
 use crate::progress::Progress;
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
 
 /// Width of the histogram's text bars, in characters.
 const BAR_WIDTH: usize = 50;
@@ -103,15 +103,28 @@ impl Histogram {
 /// Runs `noisefield stats`.
 pub fn run(args: StatsArgs) -> Result<(), Failure> {
     let field = Field::from_args(&args.field)?;
+    // The files are checked and opened before any work.
+    let open = |path: &Option<PathBuf>, option: &str| -> Result<Option<Output>, Failure> {
+        let Some(path) = path else { return Ok(None) };
+        let target = Target::check(path)?;
+        if target.is_stdout() {
+            return Err(Failure::usage(format!(
+                "{option} - : standard output carries the report; give a file name"
+            )));
+        }
+        Output::open(path, &target).map(Some)
+    };
+    let plot_file = open(&args.plot, "--plot")?;
+    let csv_file = open(&args.csv, "--csv")?;
     let all = 0..field.slabs();
     let progress = Progress::new("stats", 2 * field.rows_in(&all));
     let mut moments = Moments::new();
-    field.for_each_band(all.clone(), &progress, |_, values| {
+    field.for_each_band(all.clone(), &progress, |values| {
         moments.add(values);
         Ok(())
     })?;
     let mut histogram = Histogram::new(moments.min, moments.max, args.bins as usize);
-    field.for_each_band(all, &progress, |_, values| {
+    field.for_each_band(all, &progress, |values| {
         histogram.add(values);
         Ok(())
     })?;
@@ -139,26 +152,27 @@ pub fn run(args: StatsArgs) -> Result<(), Failure> {
         );
     }
     crate::print_out(&report)?;
-    if let Some(path) = &args.plot {
-        plot(path, &histogram, &moments)?;
-        crate::print_out(&format!("wrote {}\n", path.display()))?;
+    if let Some(file) = plot_file {
+        let shown = file.path().display().to_string();
+        plot(file, &histogram, &moments)?;
+        crate::print_out(&format!("wrote {shown}\n"))?;
     }
-    if let Some(path) = &args.csv {
-        csv(path, &histogram)?;
-        crate::print_out(&format!("wrote {}\n", path.display()))?;
+    if let Some(file) = csv_file {
+        let shown = file.path().display().to_string();
+        csv(file, &histogram)?;
+        crate::print_out(&format!("wrote {shown}\n"))?;
     }
     Ok(())
 }
 
 /// Writes the histogram as CSV: `lo,hi,count` per bin, edges in full
 /// precision.
-fn csv(path: &Path, histogram: &Histogram) -> Result<(), Failure> {
+fn csv(mut file: Output, histogram: &Histogram) -> Result<(), Failure> {
     let mut text = String::from("lo,hi,count\n");
     for (i, &count) in histogram.counts.iter().enumerate() {
         let lo = histogram.min + i as f64 * histogram.width;
         text += &format!("{lo},{},{count}\n", lo + histogram.width);
     }
-    let mut file = AtomicFile::create(path)?;
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .map_err(|e| file.failure(e))?;
@@ -226,7 +240,7 @@ fn label(v: f64) -> String {
 /// Draws the histogram as bars on white with labelled axes: values along
 /// the bottom (min, quarters, max), counts at the left (0, half, most),
 /// the mean as a red line; to a PNG.
-fn plot(path: &Path, histogram: &Histogram, moments: &Moments) -> Result<(), Failure> {
+fn plot(mut file: Output, histogram: &Histogram, moments: &Moments) -> Result<(), Failure> {
     const TOP: usize = 20;
     const RIGHT: usize = 30;
     const LEFT: usize = 90;
@@ -302,14 +316,13 @@ fn plot(path: &Path, histogram: &Histogram, moments: &Moments) -> Result<(), Fai
             paint(LEFT + x.min(plot_w - 1), TOP + row, [200, 30, 30]);
         }
     }
-    let mut file = AtomicFile::create(path)?;
     let mut encoder = png::Encoder::new(&mut file, width as u32, height as u32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     let result = encoder
         .write_header()
         .and_then(|mut w| w.write_image_data(&rgb).and_then(|()| w.finish()));
-    result.map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+    result.map_err(|e| file.failure(e))?;
     file.flush().map_err(|e| file.failure(e))?;
     file.commit()
 }

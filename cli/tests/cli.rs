@@ -554,7 +554,7 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
     ]
     .map(|(args, needle)| (args.to_string(), needle))
     .to_vec();
-    let unavailable = [Level::Avx2, Level::Avx512]
+    let unavailable = [Level::Neon, Level::Avx2, Level::Avx512]
         .into_iter()
         .find(|l| !l.is_available());
     if let Some(level) = unavailable {
@@ -645,21 +645,80 @@ fn a_closed_pipe_ends_quietly_with_0() {
 #[test]
 fn a_failed_write_exits_1_and_leaves_no_partial_file() {
     let dir = temp_dir();
-    // The destination is a directory: the final rename fails after the
-    // whole field was written to the temporary file.
+    // A device that refuses every byte (ENOSPC): written directly, the
+    // failure comes after the work, as an I/O failure.
+    for format in ["raw", "png"] {
+        let line = format!("render --source perlin --size 64x64 --format {format} -o /dev/full");
+        let out = run_in(dir.path(), &words(&line));
+        assert_eq!(out.status.code(), Some(1), "{line}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: cannot write /dev/full"), "{err}");
+        assert_eq!(listing(dir.path()), Vec::<String>::new());
+    }
+}
+
+/// Paths that cannot be written are refused before any work with exit 2
+/// and a message naming the problem; nothing is created or changed: a
+/// directory (with or without a trailing slash), a missing directory, a
+/// file inside a file, a name longer than 255 bytes, a read-only file, a
+/// symbolic link into a missing directory. Each is refused in well under
+/// a second although the field asked for would take minutes.
+#[test]
+fn bad_output_paths_are_refused_before_any_work() {
+    let dir = temp_dir();
     fs::create_dir(dir.path().join("taken.raw")).unwrap();
     fs::write(dir.path().join("taken.raw/inside"), b"x").unwrap();
-    let args = words("render --source perlin --size 64x64 -o taken.raw");
-    let out = run_in(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("taken.raw"));
-    assert_eq!(listing(dir.path()), ["taken.raw"]);
+    fs::write(dir.path().join("plain"), b"x").unwrap();
+    fs::write(dir.path().join("ro.raw"), b"keep").unwrap();
+    let mut perms = fs::metadata(dir.path().join("ro.raw"))
+        .unwrap()
+        .permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(dir.path().join("ro.raw"), perms).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("nowhere/x.raw", dir.path().join("dangling.raw")).unwrap();
+    let long = format!("{}.raw", "n".repeat(300));
+    let before = listing(dir.path());
+    // 2^34 samples: minutes of work if it were started.
+    let huge = "render --size 131072x131072 --format raw -o";
+    for (output, says) in [
+        ("taken.raw", "is a directory"),
+        ("taken.raw/", "names a directory"),
+        ("missing/a.raw", "the directory missing does not exist"),
+        ("plain/a.raw", "plain is not a directory"),
+        (long.as_str(), "more than the 255 allowed"),
+        ("ro.raw", "read-only"),
+        ("dangling.raw", "missing directory"),
+    ] {
+        let start = std::time::Instant::now();
+        let mut args = words(huge);
+        args.push(output);
+        let out = run_in(dir.path(), &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{output}: {err}");
+        assert!(err.contains(says), "{output}: {err}");
+        assert!(err.starts_with("error: cannot write "), "{output}: {err}");
+        assert!(
+            start.elapsed().as_secs_f64() < 2.0,
+            "{output}: took {:?}",
+            start.elapsed()
+        );
+        assert_eq!(listing(dir.path()), before, "{output}");
+    }
     assert_eq!(listing(&dir.path().join("taken.raw")), ["inside"]);
-    // A directory that does not exist.
-    let args = words("render --source perlin -o missing/a.png");
-    let out = run_in(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    assert_eq!(listing(dir.path()), ["taken.raw"]);
+    assert_eq!(fs::read(dir.path().join("ro.raw")).unwrap(), b"keep");
+    // The same checks guard animate's output and stats' --plot and --csv.
+    for line in [
+        "animate --frames 100000 --size 4096x4096 -o taken.raw",
+        "stats --size 65536x65536 --plot missing/p.png",
+        "stats --size 65536x65536 --csv ro.raw",
+    ] {
+        let start = std::time::Instant::now();
+        let out = run_in(dir.path(), &words(line));
+        assert_eq!(out.status.code(), Some(2), "{line}: {out:?}");
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{line}");
+        assert_eq!(listing(dir.path()), before, "{line}");
+    }
 }
 
 #[test]
@@ -928,13 +987,24 @@ fn every_error_has_one_style_whoever_finds_it() {
         );
         assert_eq!(err.matches("error").count(), 1, "{line}: {err}");
     }
-    // An I/O failure: the same prefix, and the user's path, not a temporary one.
+    // A refused path and an I/O failure: the same prefix, and the user's
+    // path, not a temporary one.
     fs::create_dir(dir.path().join("taken.npy")).unwrap();
     let out = run_in(dir.path(), &words("render --size 8x8 -o taken.npy"));
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with("error: ") && err.contains("taken.npy"),
+        "{err}"
+    );
+    let out = run_in(
+        dir.path(),
+        &words("render --size 8x8 --format npy -o /dev/full"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("/dev/full"),
         "{err}"
     );
     assert!(
@@ -949,5 +1019,263 @@ fn help_names_every_subcommand() {
     let stdout = ok_in(dir.path(), &["--help"]);
     for sub in ["render", "animate", "stats", "bench"] {
         assert!(stdout.contains(sub), "{sub} missing from {stdout}");
+    }
+}
+
+/// The bytes `noisefield args…` writes to standard output (a pipe), after
+/// insisting on exit 0; its summary goes to standard error.
+fn stdout_of(dir: &Path, args: &[&str]) -> Vec<u8> {
+    let out = run_in(dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "noisefield {args:?} failed: {stderr}");
+    assert!(stderr.starts_with("wrote -: "), "{args:?}: {stderr}");
+    out.stdout
+}
+
+/// `-o -` streams every format (and animate's GIF) to standard output, the
+/// same bytes a file of that format holds, with no temporary file; the
+/// summary goes to standard error so the data stays clean.
+#[test]
+fn dash_writes_every_format_to_stdout() {
+    let dir = temp_dir();
+    for (format, name) in [
+        ("raw", "f.raw"),
+        ("npy", "f.npy"),
+        ("png", "f.png"),
+        ("png16", "f.png"),
+    ] {
+        let line = format!("render --size 33x17 --source ridged --format {format} -o");
+        let mut args = words(&line);
+        args.push("-");
+        let streamed = stdout_of(dir.path(), &args);
+        *args.last_mut().unwrap() = name;
+        ok_in(dir.path(), &args);
+        let file = fs::read(dir.path().join(name)).unwrap();
+        assert!(!streamed.is_empty(), "{format}");
+        assert!(streamed == file, "{format}: stdout differs from the file");
+        fs::remove_file(dir.path().join(name)).unwrap();
+    }
+    // The raw bytes are the library's values.
+    let raw = stdout_of(
+        dir.path(),
+        &words("render --source perlin --size 20x6 --format raw -o -"),
+    );
+    let grid = Grid2::new([0.0, 0.0], [1.0 / 128.0; 2], [20, 6]);
+    assert_same_bits(&floats(&raw), &library2(&Perlin::new(0), grid));
+    // Without --format, `-` gets png.
+    let png = stdout_of(dir.path(), &words("render --size 8x8 -o -"));
+    assert_eq!(&png[1..4], b"PNG");
+    let gif = stdout_of(dir.path(), &words("animate --size 16x8 --frames 3 -o -"));
+    ok_in(
+        dir.path(),
+        &words("animate --size 16x8 --frames 3 -o a.gif"),
+    );
+    assert!(gif == fs::read(dir.path().join("a.gif")).unwrap());
+    assert_eq!(listing(dir.path()), ["a.gif"]);
+    // stats prints its report on stdout: `-` is refused for its files.
+    let out = run_in(dir.path(), &words("stats --size 8x8 --csv -"));
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+/// Character devices and FIFOs are written directly: `/dev/null` discards
+/// the output and stays a device; a device node made in a scratch
+/// directory (as root) is not replaced by a file; a FIFO delivers the bytes
+/// to its reader. None leaves a temporary file.
+#[cfg(unix)]
+#[test]
+fn devices_and_fifos_are_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_dir();
+    ok_in(
+        dir.path(),
+        &words("render --size 64x64 --format raw -o /dev/null"),
+    );
+    ok_in(dir.path(), &words("render --size 64x64 -o /dev/null"));
+    assert!(
+        fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    let made = Command::new("mknod")
+        .args(["null", "c", "1", "3"])
+        .current_dir(dir.path())
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        ok_in(dir.path(), &words("render --size 64x64 -o null"));
+        let kind = fs::symlink_metadata(dir.path().join("null"))
+            .unwrap()
+            .file_type();
+        assert!(kind.is_char_device(), "the device node was replaced");
+        fs::remove_file(dir.path().join("null")).unwrap();
+    } else {
+        eprintln!("NOT RUN: mknod needs root; the device-node case was not checked");
+    }
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = std::thread::spawn({
+        let fifo = fifo.clone();
+        move || fs::read(fifo).unwrap()
+    });
+    ok_in(
+        dir.path(),
+        &words("render --source perlin --size 20x6 --format raw -o pipe"),
+    );
+    let bytes = reader.join().unwrap();
+    let grid = Grid2::new([0.0, 0.0], [1.0 / 128.0; 2], [20, 6]);
+    assert_same_bits(&floats(&bytes), &library2(&Perlin::new(0), grid));
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(listing(dir.path()), ["pipe"]);
+}
+
+/// A symbolic link is followed: its target is replaced (atomically) or
+/// created, and the link stays a link.
+#[cfg(unix)]
+#[test]
+fn symlinks_are_followed() {
+    let dir = temp_dir();
+    fs::create_dir(dir.path().join("data")).unwrap();
+    fs::write(dir.path().join("data/real.raw"), b"old").unwrap();
+    std::os::unix::fs::symlink("data/real.raw", dir.path().join("link.raw")).unwrap();
+    std::os::unix::fs::symlink("data/new.raw", dir.path().join("fresh.raw")).unwrap();
+    for link in ["link.raw", "fresh.raw"] {
+        let line = format!("render --source perlin --size 20x6 -o {link}");
+        ok_in(dir.path(), &words(&line));
+        let path = dir.path().join(link);
+        assert!(
+            fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        let grid = Grid2::new([0.0, 0.0], [1.0 / 128.0; 2], [20, 6]);
+        assert_same_bits(
+            &floats(&fs::read(&path).unwrap()),
+            &library2(&Perlin::new(0), grid),
+        );
+    }
+    assert_eq!(listing(&dir.path().join("data")), ["new.raw", "real.raw"]);
+}
+
+/// Messages name what is wrong: a thread count beyond the documented
+/// 1024, octaves of -1, a range beyond f32, fractal settings that overflow
+/// f32 (refused, exit 2, nothing written); a constant field reports the
+/// range its PNG stores.
+#[test]
+fn bad_values_are_named_and_refused() {
+    let dir = temp_dir();
+    for (line, says) in [
+        (
+            "--threads 100000 render --size 8x8",
+            "100000 threads: give 1 to 1024",
+        ),
+        ("render --threads 0 --size 8x8", "give 1 to 1024"),
+        ("render --octaves -1", "-1 is not in 1..=32"),
+        ("render --range 1e39..2e39", "beyond the largest f32"),
+        (
+            "render --persistence 1e30 --octaves 32",
+            "amplitude overflows f32",
+        ),
+        (
+            "render --lacunarity 1e30 --octaves 3",
+            "frequency overflows f32",
+        ),
+        (
+            "render --persistence 1e30 --octaves 32 --normalize --source ridged",
+            "overflows f32",
+        ),
+    ] {
+        let start = std::time::Instant::now();
+        let out = run_in(dir.path(), &words(line));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{line}: {err}");
+        assert!(err.contains(says), "{line}: {err}");
+        assert!(!err.contains("less than"), "{line}: {err}");
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{line}");
+    }
+    assert_eq!(listing(dir.path()), Vec::<String>::new());
+    // A constant field (every sample on a lattice point: 0): the message
+    // gives the range the PNG stores in its text chunk.
+    let said = ok_in(
+        dir.path(),
+        &words("render --source perlin --size 4x4 --frequency 1 -o c.png"),
+    );
+    let bytes = fs::read(dir.path().join("c.png")).unwrap();
+    let reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let chunk = reader
+        .info()
+        .uncompressed_latin1_text
+        .iter()
+        .find(|t| t.keyword == "noisefield range")
+        .map(|t| t.text.clone())
+        .unwrap();
+    assert_eq!(chunk, "-1..1");
+    assert!(said.contains(&format!("values {chunk} shown")), "{said}");
+}
+
+/// Rows wider than the library's window (2^14) and wider than a band
+/// (2^20) are filled in windows: the output is the library's fill of the
+/// whole grid, bit for bit, for a lattice and a fractal, 2D and 3D.
+#[test]
+fn wide_rows_are_the_whole_grid_bit_for_bit() {
+    let dir = temp_dir();
+    for (nx, ny) in [(40_000, 3), ((1 << 20) + 5000, 1)] {
+        let line = format!("render --source ridged --octaves 3 --size {nx}x{ny} --format raw -o -");
+        let got = floats(&stdout_of(dir.path(), &words(&line)));
+        let ridged = Ridged::new(Perlin::new(0)).octaves(3);
+        let mut want = vec![0.0; nx * ny];
+        ridged
+            .fill_grid2(&Grid2::new([0.0; 2], [1.0 / 128.0; 2], [nx, ny]), &mut want)
+            .unwrap();
+        assert_same_bits(&got, &want);
+    }
+    let line = "render --source perlin --size 20000x2x2 --frequency 1/64 --format raw -o -";
+    let got = floats(&stdout_of(dir.path(), &words(line)));
+    let want = library3(
+        &Perlin::new(0),
+        Grid3::new([0.0; 3], [1.0 / 64.0; 3], [20000, 2, 2]),
+    );
+    assert_same_bits(&got, &want);
+}
+
+/// Peak memory (`/usr/bin/time -v`'s maximum resident set size) stays
+/// under 64 MiB however wide the rows: 2^24 × 1 samples of 2 fBm octaves
+/// (about 1 GB before rows were split into windows), and an animation of
+/// 8192×8192 frames (about 170 MB before frames were streamed band by band).
+#[test]
+fn peak_memory_is_bounded_whatever_the_size() {
+    if !Path::new("/usr/bin/time").exists() {
+        eprintln!("NOT RUN: /usr/bin/time is missing; peak memory was not measured");
+        return;
+    }
+    let dir = temp_dir();
+    for line in [
+        "render --octaves 2 --size 16777216x1 --format raw -o /dev/null",
+        "animate --source perlin --size 8192x8192 --frames 2 --range -1..1 -o /dev/null",
+    ] {
+        let out = Command::new("/usr/bin/time")
+            .arg("-v")
+            .arg(env!("CARGO_BIN_EXE_noisefield"))
+            .args(words(line))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{line}: {report}");
+        let kib: u64 = report
+            .lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("Maximum resident set size (kbytes): ")
+            })
+            .expect("time -v reports the peak")
+            .parse()
+            .unwrap();
+        eprintln!("{line}: peak {} MiB", kib / 1024);
+        assert!(kib < 64 * 1024, "{line}: peak {kib} KiB");
     }
 }

@@ -209,3 +209,23 @@ fn unknown_level_names_are_rejected_readably() {
     assert!("avx".parse::<Level>().is_err());
     assert!("avx5120".parse::<Level>().is_err());
 }
+
+/// Errors compare NaN-aware: a grid refused for a NaN origin gives an error
+/// equal to the one `check` gives (a derived `PartialEq` compares the `f64`
+/// field with `==`, and NaN never equals itself); different values differ.
+#[test]
+fn errors_carrying_nan_equal_themselves() {
+    let grid = noisefield::Grid2::new([f64::NAN, 0.0], [0.5, 0.5], [4, 4]);
+    let mut out = [0.0f32; 16];
+    let err = Perlin::new(1).fill_grid2(&grid, &mut out).unwrap_err();
+    assert_eq!(Err(err.clone()), grid.check().map(|_| ()));
+    assert_eq!(err, err.clone());
+    let other = noisefield::Grid2::new([f64::INFINITY, 0.0], [0.5, 0.5], [4, 4]);
+    assert_ne!(err, other.check().unwrap_err());
+    let nan = Error::NonFiniteParameter {
+        name: "persistence",
+        value: f32::NAN,
+    };
+    assert_eq!(nan, nan.clone());
+    assert_ne!(nan, Error::InvalidOctaves(3));
+}

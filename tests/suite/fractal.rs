@@ -1511,3 +1511,77 @@ fn octave_offsets_make_fbm_differ_from_the_naive_sum() {
         }
     }
 }
+
+/// Settings whose octave amplitudes, frequencies or bounds overflow `f32`
+/// (persistence 1e30 over 32 octaves; lacunarity 1e30 over 3; persistence
+/// `f32::MAX` over 2, whose bounds overflow while each amplitude is finite; with
+/// and without `normalize`) are refused by `check`, the `try_` setters and
+/// every batch method with [`Error::FractalOverflow`]; and every accepted
+/// setting in a sweep of large factors has finite bounds and finite values.
+#[test]
+fn overflowing_settings_are_refused_and_accepted_ones_have_finite_bounds() {
+    each_combinator!(Perlin::permuted(1), |c| {
+        let name = format!("{c:?}").split('(').next().unwrap().to_string();
+        for normalize in [false, true] {
+            for (octaves, lacunarity, persistence, what) in [
+                (32, 2.0f32, 1e30f32, "amplitude"),
+                (3, 1e30, 0.5, "frequency"),
+                (2, 2.0, f32::MAX, "bounds"),
+            ] {
+                let bad = c
+                    .clone()
+                    .octaves(octaves)
+                    .lacunarity(lacunarity)
+                    .persistence(persistence)
+                    .normalize(normalize);
+                let want = Error::FractalOverflow {
+                    what,
+                    octaves,
+                    lacunarity,
+                    persistence,
+                };
+                if name == "Marble" && what == "bounds" {
+                    // Marble's bounds are [-1, 1] whatever its sum.
+                    continue;
+                }
+                let context = format!("{name}, {octaves} octaves, l {lacunarity}, p {persistence}");
+                assert_refused(&bad, &want, &context);
+                let (lo, hi) = bad.bounds(3);
+                assert!(lo.is_finite() && hi.is_finite(), "{context}: bounds");
+                assert!(want.to_string().contains("overflows f32"), "{want}");
+                let err = c
+                    .clone()
+                    .octaves(octaves)
+                    .lacunarity(lacunarity)
+                    .try_persistence(persistence)
+                    .unwrap_err();
+                assert_eq!(err, want, "{context}: try_persistence");
+            }
+        }
+        // A sweep: whatever is accepted has finite bounds and values.
+        for octaves in [1, 8, 20, 32] {
+            for factor in [0.5f32, 4.0, 1e3, 1e9, 1e20] {
+                for lacunarity in [2.0f32, factor] {
+                    let f = c
+                        .clone()
+                        .octaves(octaves)
+                        .lacunarity(lacunarity)
+                        .persistence(factor);
+                    if f.check().is_err() {
+                        continue;
+                    }
+                    for dims in 1..=4 {
+                        let (lo, hi) = f.bounds(dims);
+                        assert!(lo.is_finite() && hi.is_finite(), "{name} bounds");
+                        let xs = vec![vec![0.0f32, 0.3, -17.25, 1e6]; dims];
+                        let mut out = vec![0.0f32; 4];
+                        f.fill(&borrow(&xs), &mut out).unwrap();
+                        for v in out {
+                            assert!(lo <= v && v <= hi, "{name}: {v} outside {lo}..{hi}");
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
