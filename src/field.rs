@@ -21,7 +21,9 @@ use crate::error::check_lengths;
 use crate::fade::fade;
 use crate::fractal::Fractal;
 use crate::grid::Grid;
-use crate::kernel::{Axis, Dims, LatticeHash, Noise, axis, stage1, staged_axis, store_step};
+use crate::kernel::{
+    Axis, Dims, LatticeHash, Noise, axis, centre_in_period, stage1, staged_axis, store_step,
+};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Fade, Level};
@@ -42,6 +44,10 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// `c · scale + offset[axis]` on every axis (an octave's coordinates),
     /// in this representation's precision.
     fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self;
+    /// Each axis with a period moved by whole periods into
+    /// [−period/2, period/2) ([`centre_in_period`], per lane in `f64`), so
+    /// that the octaves a fractal scales from it repeat exactly.
+    fn centred(&self, s: S, periods: &[Option<u64>; 4]) -> Self;
     /// Stage 1 on every axis for hash mode `H`; `periods` (cells, per
     /// axis) when periodic.
     fn axes<H: LatticeHash>(
@@ -123,6 +129,24 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
     }
 
     #[inline(always)]
+    fn centred(&self, s: S, periods: &[Option<u64>; 4]) -> Self {
+        let mut c = self.0;
+        for (c, period) in c.iter_mut().zip(periods) {
+            if let Some(period) = *period {
+                let mut lanes = [0.0f32; MAX_LANES];
+                s.store(*c, &mut lanes[..S::LANES]);
+                for v in &mut lanes[..S::LANES] {
+                    // Exact below 2²⁴ (see `centre_in_period`); rounded the
+                    // same way for every member of the class above.
+                    *v = centre_in_period(f64::from(*v), period) as f32;
+                }
+                *c = s.load(&lanes[..S::LANES]);
+            }
+        }
+        F32Coords(c)
+    }
+
+    #[inline(always)]
     #[allow(clippy::needless_range_loop)] // several per-axis arrays
     fn axes<H: LatticeHash>(
         &self,
@@ -165,6 +189,19 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
             for v in &mut c[d][..S::LANES] {
                 // Finite stays finite (see `F32Coords::affine`).
                 *v = (*v * scale + offset[d]).clamp(-f64::MAX, f64::MAX);
+            }
+        }
+        F64Coords(c)
+    }
+
+    #[inline(always)]
+    fn centred(&self, _: S, periods: &[Option<u64>; 4]) -> Self {
+        let mut c = self.0;
+        for (c, period) in c.iter_mut().zip(periods) {
+            if let Some(period) = *period {
+                for v in &mut c[..S::LANES] {
+                    *v = centre_in_period(*v, period);
+                }
             }
         }
         F64Coords(c)
@@ -220,6 +257,23 @@ impl GridAxis {
             step: self.step * scale,
         }
     }
+
+    /// The axis with every coordinate moved by whole periods into
+    /// [−period/2, period/2), as [`F64Coords::centred`] moves it (the step,
+    /// which picks the row path, is kept).
+    pub(crate) fn centred(&self, period: Option<u64>) -> GridAxis {
+        match period {
+            None => self.clone(),
+            Some(period) => GridAxis {
+                coords: self
+                    .coords
+                    .iter()
+                    .map(|&c| centre_in_period(c, period))
+                    .collect(),
+                step: self.step,
+            },
+        }
+    }
 }
 
 /// The kernel-side interface of a noise source. See the module docs.
@@ -261,8 +315,13 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     /// An interval that contains every output of `dimension`-D noise at
     /// finite inputs.
     fn output_bounds(&self, dimension: usize) -> (f32, f32);
-    /// Whether a lattice inside repeats with a set period.
-    fn periodic(&self) -> bool;
+    /// The periods (in cells, per axis, multiplied by `scale`) of the
+    /// lattice inside; `None` on an axis without a set period.
+    fn periods(&self, scale: u64) -> [Option<u64>; 4];
+    /// Whether a lattice inside repeats with a set period on some axis.
+    fn periodic(&self) -> bool {
+        self.periods(1).iter().any(Option::is_some)
+    }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> Self::Plan
     where
@@ -825,8 +884,8 @@ macro_rules! forward_field {
             fn output_bounds(&self, dimension: usize) -> (f32, f32) {
                 self.0.output_bounds(dimension)
             }
-            fn periodic(&self) -> bool {
-                self.0.periodic()
+            fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+                self.0.periods(scale)
             }
             fn plan<const D: usize>(
                 &self,

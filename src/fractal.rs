@@ -23,7 +23,12 @@
 //!
 //! A combinator over a periodic source (see `Perlin::with_period`) repeats
 //! with the source's period if the lacunarity is a whole number: octave `i`
-//! runs the source with its periods multiplied by `lacunarityⁱ`.
+//! runs the source with its periods multiplied by `lacunarityⁱ`. It repeats
+//! bit for bit through every method (points in `f32` and `f64`, grids): the
+//! octaves after the first scale not `c` but its member of `c`'s class mod
+//! the period in [−period/2, period/2) (computed exactly in `f64`; `c` itself
+//! within half a period of 0), so `c · fᵢ` rounds the same for `c` and
+//! `c + k·period`.
 
 use crate::field::{Coords, Field, GradField, GradRequest, GridAxis, Request, canonical};
 use crate::kernel::{Dims, Noise, store_step};
@@ -280,6 +285,25 @@ impl<N: Source> Fractal<N> {
         ((sum_lo - pad) as f32, (sum_hi + pad) as f32)
     }
 
+    /// The coordinates the octaves after the first scale: on each periodic
+    /// axis moved by whole periods into [−period/2, period/2) (`c` itself
+    /// there), so `c` and `c + k·period` give every octave the same bits.
+    /// Octave 0 keeps `c`: the source repeats exactly at its period.
+    #[inline(always)]
+    fn centred<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> C {
+        let periods = self.source.periods(period_scale);
+        if self.derived.octaves > 1 && periods.iter().any(Option::is_some) {
+            c.centred(s, &periods)
+        } else {
+            *c
+        }
+    }
+
     /// The output map of `D`-dimensional noise: normalised or raw.
     fn output_bounds_of(&self, dimension: usize) -> (f32, f32) {
         if self.settings.normalize || self.shape == Shape::Marble {
@@ -377,6 +401,7 @@ impl<N: Source> Field for Fractal<N> {
         let d = &self.derived;
         let mut acc = s.splat(0.0);
         let mut weight = s.splat(1.0);
+        let centred = self.centred(s, c, period_scale);
         for i in 0..d.octaves {
             // One call site for every octave, so the source's kernel is
             // inlined once (octave 0 keeps its coordinates as they are).
@@ -384,7 +409,7 @@ impl<N: Source> Field for Fractal<N> {
                 (*c, period_scale)
             } else {
                 let scale = period_scale.saturating_mul(d.period_scale[i]);
-                (c.affine(s, d.frequency[i], &OFFSETS[i]), scale)
+                (centred.affine(s, d.frequency[i], &OFFSETS[i]), scale)
             };
             let n = self.source.eval(r, s, &ci, scale);
             acc = fold(s, self.shape, i == 0, d.amplitude[i], acc, &mut weight, n);
@@ -415,8 +440,8 @@ impl<N: Source> Field for Fractal<N> {
         self.output_bounds_of(dimension)
     }
 
-    fn periodic(&self) -> bool {
-        self.source.periodic()
+    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+        self.source.periods(scale)
     }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> Self::Plan
@@ -424,13 +449,15 @@ impl<N: Source> Field for Fractal<N> {
         Noise: Dims<D>,
     {
         let d = &self.derived;
+        let periods = self.source.periods(period_scale);
+        let centred: Vec<GridAxis> = (0..D).map(|a| axes[a].centred(periods[a])).collect();
         let octaves = (0..d.octaves)
             .map(|i| {
                 let scaled: Vec<GridAxis> = if i == 0 {
                     axes.to_vec()
                 } else {
                     let mut scaled: Vec<GridAxis> = (0..D)
-                        .map(|a| axes[a].affine(d.frequency[i], OFFSETS[i][a]))
+                        .map(|a| centred[a].affine(d.frequency[i], OFFSETS[i][a]))
                         .collect();
                     // The source picks its row path from the x step. An
                     // octave of a coarse grid must stay on the point path
@@ -560,13 +587,14 @@ impl<N: Source + GradField> GradField for Fractal<N> {
         }
         let mut acc = s.splat(0.0);
         let mut grad = [s.splat(0.0); D];
+        let centred = self.centred(s, c, period_scale);
         for i in 0..d.octaves {
             // One call site for every octave (see `eval`).
             let (ci, scale) = if i == 0 {
                 (*c, period_scale)
             } else {
                 let scale = period_scale.saturating_mul(d.period_scale[i]);
-                (c.affine(s, d.frequency[i], &OFFSETS[i]), scale)
+                (centred.affine(s, d.frequency[i], &OFFSETS[i]), scale)
             };
             let (n, dn) = self.source.eval_grad(r, s, &ci, scale);
             let v = s.splat(d.amplitude[i]) * n;

@@ -283,8 +283,13 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         (-b, b)
     }
 
-    fn periodic(&self) -> bool {
-        self.periods.is_some()
+    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+        match self.periods {
+            None => [None; 4],
+            Some(periods) => periods.map(|p| {
+                (p != NOT_PERIODIC).then(|| u64::from(p).saturating_mul(scale).min(MAX_PERIOD))
+            }),
+        }
     }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> LatticePlan

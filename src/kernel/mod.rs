@@ -637,6 +637,38 @@ pub(crate) fn stage1(c: f64, period: u64) -> (u32, u32, f32) {
     (cell as u32, next as u32, offset)
 }
 
+/// `c` moved by a whole number of periods into [−period/2, period/2): the
+/// representative of `c mod period` nearest 0 (a tie goes to −period/2).
+///
+/// Fractal octaves scale the coordinates this returns (`r · fᵢ + oᵢ`), so
+/// that a periodic fractal repeats exactly: the result depends on the class
+/// of `c` mod `period` alone (it is built from the whole part `floor(c) mod
+/// period`, exact, and the fraction `c − floor(c)`, exact), so `c` and
+/// `c + k·period` give the same bits even where rounding `c · fᵢ` would not.
+/// It is `c` itself inside (−period/2, period/2), exact whenever |c| < 2⁵³
+/// (and for an `f32` `c` below 2²⁴, exact in `f32` too: |r| ≤ |c| on the
+/// same grid of steps). NaN and ±inf are returned as they are.
+#[inline]
+pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
+    // period ≤ 2⁶², so period as f64 and its half are exact.
+    if c.abs() < period as f64 * 0.5 || !c.is_finite() {
+        return c;
+    }
+    let floor = c.floor();
+    let fraction = c - floor;
+    let whole = lattice_mod(floor, period);
+    // whole + fraction ≥ period/2 ⇔ 2·whole ≥ period, or period is odd,
+    // 2·whole + 1 = period and fraction ≥ 1/2.
+    let twice = 2 * u128::from(whole);
+    let upper = twice >= u128::from(period) || (twice + 1 == u128::from(period) && fraction >= 0.5);
+    let whole = if upper {
+        whole as i64 - period as i64
+    } else {
+        whole as i64
+    };
+    whole as f64 + fraction
+}
+
 /// `floor mod period` for an integral `floor`, exactly; 0 for NaN and ±inf.
 /// `period` is at most 2⁶² (fractal octaves scale periods, saturating there).
 #[inline(always)]
@@ -773,5 +805,50 @@ where
                 store_step(s, v, dst);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::centre_in_period;
+
+    /// `centre_in_period` against exact integer arithmetic on coordinates
+    /// that are multiples of 1/8 (so every result is exact): the result is
+    /// the member of `c`'s class mod the period in [−period/2, period/2),
+    /// ties (odd and even periods) to −period/2, `c` itself inside; far
+    /// integers (beyond 2⁵³, where `floor mod period` goes through `fmod`)
+    /// and the largest period; NaN and ±inf as they are.
+    #[test]
+    fn centre_in_period_is_the_class_member_nearest_zero() {
+        for period in [1u64, 2, 3, 5, 8, 300, 65_537, 1 << 40] {
+            let p8 = i128::from(period) * 8;
+            for eighths in (-3 * p8 - 9..3 * p8 + 9).step_by((period as usize / 64).max(1)) {
+                let c = eighths as f64 / 8.0;
+                // The class member in [−p/2, p/2), in eighths: [−4p, 4p).
+                let want = (eighths + 4 * p8 / 8).rem_euclid(p8) - 4 * p8 / 8;
+                let got = centre_in_period(c, period);
+                assert_eq!(got, want as f64 / 8.0, "c = {c}, period {period}");
+            }
+            let half = period as f64 / 2.0;
+            assert_eq!(centre_in_period(half, period), -half, "period {period}");
+            assert_eq!(centre_in_period(-half, period), -half, "period {period}");
+        }
+        // Beyond 2⁵³ the whole part is exact: 2⁶⁰ = 16¹⁵ ≡ 1 (mod 5).
+        let c = (1u64 << 60) as f64;
+        assert_eq!(centre_in_period(c, 5), 1.0); // 2⁶⁰ mod 5 = 1
+        assert_eq!(centre_in_period(-c, 5), -1.0);
+        assert_eq!(
+            centre_in_period(1e300, 7),
+            (1e300f64 % 7.0 + 3.0) % 7.0 - 3.0
+        );
+        let top = 1u64 << 62;
+        assert_eq!(centre_in_period(-3.5, top), -3.5);
+        assert_eq!(
+            centre_in_period(3.0 * (1u64 << 61) as f64, top),
+            -((1u64 << 61) as f64)
+        );
+        assert!(centre_in_period(f64::NAN, 5).is_nan());
+        assert_eq!(centre_in_period(f64::INFINITY, 5), f64::INFINITY);
+        assert_eq!(centre_in_period(f64::NEG_INFINITY, 5), f64::NEG_INFINITY);
     }
 }
