@@ -534,7 +534,7 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("render --period 2,2,2", "--period"),
         ("render --seed -1", "seed"),
         ("render --level avx9", "avx9"),
-        ("render --format tiff", "tiff"),
+        ("render --format bmp", "bmp"),
         ("render --range 1..0", "less than"),
         ("render --range 0..nan", "finite"),
         ("render --format npy --palette gray", "--palette"),
@@ -581,14 +581,14 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
 #[test]
 fn an_unknown_output_extension_is_refused_unless_a_format_is_given() {
     let dir = temp_dir();
-    let out = run_in(dir.path(), &["render", "--source", "perlin", "-o", "a.tif"]);
+    let out = run_in(dir.path(), &["render", "--source", "perlin", "-o", "a.tga"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format"));
     assert!(listing(dir.path()).is_empty());
-    let args = words("render --source perlin --size 8x8 --format raw -o a.tif");
+    let args = words("render --source perlin --size 8x8 --format raw -o a.tga");
     ok_in(dir.path(), &args);
     assert_eq!(
-        fs::metadata(dir.path().join("a.tif")).unwrap().len(),
+        fs::metadata(dir.path().join("a.tga")).unwrap().len(),
         8 * 8 * 4
     );
 }
