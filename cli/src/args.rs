@@ -128,7 +128,7 @@ pub struct FieldArgs {
     /// origin + index × size × frequency). Neighbouring tiles share no
     /// samples and join exactly; the default --range is then the source's
     /// fixed bounds, the same for every tile.
-    #[arg(long, value_parser = parse_tile, value_name = "X,Y[,Z]")]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_tile, value_name = "X,Y[,Z]")]
     pub tile: Option<Tile>,
 
     /// The noise source.
