@@ -126,10 +126,17 @@ pub struct FieldArgs {
     /// more: --size is the tile's size, and the tile starts at sample
     /// index × size of the world that starts at --origin (noise coordinate
     /// origin + index × size × frequency). Neighbouring tiles share no
-    /// samples and join exactly; the default --range is then the source's
-    /// fixed bounds, the same for every tile.
+    /// samples (unless --shared-edges) and join exactly; the default
+    /// --range is then the source's fixed bounds, the same for every tile.
     #[arg(long, allow_hyphen_values = true, value_parser = parse_tile, value_name = "X,Y[,Z]")]
     pub tile: Option<Tile>,
+
+    /// With --tile: neighbouring tiles share their edge samples (the last
+    /// row and column of a tile are the first of the next), as Unity and
+    /// Unreal terrain tiles of 2^n + 1 samples do: tile X starts at sample
+    /// X · (size − 1).
+    #[arg(long, requires = "tile")]
+    pub shared_edges: bool,
 
     /// The noise source.
     #[command(flatten)]

@@ -97,8 +97,9 @@ impl Field {
         };
         let source = source::build(&args.source, period)?;
         // A tile is the window of the world grid (global sample 0 at the
-        // origin) that starts at sample `index · size` on each axis, so
-        // every sample has one position whichever tile computes it.
+        // origin) that starts at sample `index · size` on each axis
+        // (`index · (size − 1)` with shared edges), so every sample has one
+        // position whichever tile computes it.
         let first: Vec<usize> = match &args.tile {
             None => vec![0; dims],
             Some(Tile(index)) => {
@@ -115,10 +116,16 @@ impl Field {
                          give --frequency for a world of tiles",
                     ));
                 }
+                let shared = usize::from(args.shared_edges);
+                if args.shared_edges && size.contains(&1) {
+                    return Err(Failure::usage(
+                        "--shared-edges needs tiles of 2 or more samples per axis",
+                    ));
+                }
                 index
                     .iter()
                     .zip(size)
-                    .map(|(&i, &n)| i as usize * n)
+                    .map(|(&i, &n)| i as usize * (n - shared))
                     .collect()
             }
         };

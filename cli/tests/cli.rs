@@ -558,6 +558,8 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("render --size 4x4x4 --tile 1,2", "--tile"),
         ("render --tile 1,1 --period 4", "--period"),
         ("render --tile a,0", "tile index"),
+        ("render --shared-edges", "--tile"),
+        ("render --size 1x8 --tile 0,0 --shared-edges", "2 or more"),
         ("render --size 8x8x4097 --format exr", "EXR volume"),
         ("render --threads 0", "threads"),
         ("render --bogus", "--bogus"),
@@ -1271,7 +1273,9 @@ fn wide_rows_are_the_whole_grid_bit_for_bit() {
 /// Peak memory (`/usr/bin/time -v`'s maximum resident set size) stays
 /// under 64 MiB however wide the rows: 2^24 × 1 samples of 2 fBm octaves
 /// (about 1 GB before rows were split into windows), and an animation of
-/// 8192×8192 frames (about 170 MB before frames were streamed band by band).
+/// 8192×8192 frames (about 170 MB before frames were streamed band by band);
+/// and for exr, tiff, r16 and normal maps of 8M samples (32 MiB of f32 and
+/// more: they are written band by band, not held).
 #[test]
 fn peak_memory_is_bounded_whatever_the_size() {
     if !Path::new("/usr/bin/time").exists() {
@@ -1282,6 +1286,10 @@ fn peak_memory_is_bounded_whatever_the_size() {
     for line in [
         "render --octaves 2 --size 16777216x1 --format raw -o /dev/null",
         "animate --source perlin --size 8192x8192 --frames 2 --range -1..1 -o /dev/null",
+        "render --source perlin --size 16384x512 --format exr -o out.exr",
+        "render --source perlin --size 16384x512 --format tiff -o out.tif",
+        "render --source perlin --size 16384x512 --format r16 -o out.r16",
+        "render --source perlin --size 16384x512 --format normal -o /dev/null",
     ] {
         let out = Command::new("/usr/bin/time")
             .arg("-v")
@@ -1670,6 +1678,26 @@ fn tiles_join_exactly_at_their_edges() {
                 }
             }
         }
+    }
+    // With --shared-edges a tile's last column and row are its neighbours'
+    // first, bit for bit: Unity's and Unreal's tiles of 2^n + 1 samples.
+    let tile = |x: usize, y: usize| {
+        let line = format!(
+            "render --size 9x5 --frequency 0.07 --shared-edges --tile {x},{y} --format raw -o -"
+        );
+        floats(&stdout_of(dir.path(), &words(&line)))
+    };
+    let (a, right, below) = (tile(0, 0), tile(1, 0), tile(0, 1));
+    for y in 0..5 {
+        assert_eq!(a[y * 9 + 8].to_bits(), right[y * 9].to_bits(), "row {y}");
+    }
+    assert_same_bits(&a[4 * 9..], &below[..9]);
+    let world = floats(&stdout_of(
+        dir.path(),
+        &words("render --size 17x9 --frequency 0.07 --format raw -o -"),
+    ));
+    for y in 0..5 {
+        assert_same_bits(&right[y * 9..y * 9 + 9], &world[y * 17 + 8..y * 17 + 17]);
     }
     // A tile is where the issue puts it: origin + index × size × frequency
     // (bit for bit when that product is exact, as here).
