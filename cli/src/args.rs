@@ -173,6 +173,12 @@ pub struct RenderArgs {
     #[arg(long, allow_hyphen_values = true, value_parser = parse_strength, value_name = "S")]
     pub normal_strength: Option<f32>,
 
+    /// Normal map: store green as the normal's component along −y (towards
+    /// row 0, up as the picture is shown: the OpenGL convention of Unity,
+    /// Godot and Blender) instead of along +y, the direction rows advance.
+    #[arg(long)]
+    pub normal_flip_y: bool,
+
     /// Output file [default: noise.png, noise.npy, … by format].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,

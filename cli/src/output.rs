@@ -444,8 +444,9 @@ pub enum Pixels {
     /// RGB8 tangent-space normals of the surface `z = strength · value(x, y)`
     /// (x, y in lattice cells), from the band's analytic gradient:
     /// `n = normalize(−strength · ∂v/∂x, −strength · ∂v/∂y, 1)`, each
-    /// component `c` stored as `round(255 · (c + 1) / 2)`.
-    Normal(f32),
+    /// component `c` stored as `round(255 · (c + 1) / 2)`; green is `−n_y`
+    /// instead when the flag is set (`--normal-flip-y`).
+    Normal(f32, bool),
 }
 
 /// The shape of a format that stores blocks of whole rows in parts (EXR
@@ -554,7 +555,7 @@ pub fn encode(
                 Pixels::Colour(palette, _) if palette.is_gray() => {
                     (png::BitDepth::Eight, png::ColorType::Grayscale)
                 }
-                Pixels::Colour(..) | Pixels::Normal(_) => {
+                Pixels::Colour(..) | Pixels::Normal(..) => {
                     (png::BitDepth::Eight, png::ColorType::Rgb)
                 }
                 Pixels::Height(_) => (png::BitDepth::Sixteen, png::ColorType::Grayscale),
@@ -569,9 +570,13 @@ pub fn encode(
                     let (lo, hi) = scale.range();
                     ("noisefield range", format!("{lo}..{hi}"))
                 }
-                Pixels::Normal(strength) => (
+                Pixels::Normal(strength, flip_y) => (
                     "noisefield normal",
-                    format!("tangent space, +Y along increasing rows, strength {strength}"),
+                    format!(
+                        "tangent space, green along {} y (rows {}), strength {strength}",
+                        if flip_y { "-" } else { "+" },
+                        if flip_y { "towards row 0" } else { "advancing" }
+                    ),
                 ),
             };
             encoder
@@ -857,14 +862,16 @@ impl Pixels {
             Pixels::Height(scale) => {
                 bytes.extend(values.iter().flat_map(|&v| scale.word(v).to_be_bytes()));
             }
-            Pixels::Normal(strength) => {
+            Pixels::Normal(strength, flip_y) => {
                 let [dx, dy] = band
                     .gradient
                     .expect("a normal map's band carries its gradient");
+                // Flipped, green is the component along −y: that of −dy.
+                let sign = if flip_y { -1.0 } else { 1.0 };
                 bytes.extend(
                     dx.iter()
                         .zip(dy)
-                        .flat_map(|(&dx, &dy)| normal_rgb(strength, dx, dy)),
+                        .flat_map(|(&dx, &dy)| normal_rgb(strength, dx, sign * dy)),
                 );
             }
         }

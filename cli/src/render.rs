@@ -88,6 +88,11 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
             "--normal-strength applies to --format normal only",
         ));
     }
+    if args.normal_flip_y && format != Format::Normal {
+        return Err(Failure::usage(
+            "--normal-flip-y applies to --format normal only",
+        ));
+    }
     let is_png = matches!(format, Format::Png | Format::Png16 | Format::Normal);
     let scaled = matches!(
         format,
@@ -170,7 +175,10 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
     let encoding = match format {
         Format::Png => png(Pixels::Colour(palette, scale)),
         Format::Png16 => png(Pixels::Height(scale)),
-        Format::Normal => png(Pixels::Normal(args.normal_strength.unwrap_or(1.0))),
+        Format::Normal => png(Pixels::Normal(
+            args.normal_strength.unwrap_or(1.0),
+            args.normal_flip_y,
+        )),
         Format::Npy => {
             let mut shape = field.size();
             *shape.last_mut().expect("2 or 3 axes") = slabs.len();

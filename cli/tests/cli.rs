@@ -548,6 +548,7 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("render --source ridged --format normal", "derivatives"),
         ("render --source marble --format normal", "derivatives"),
         ("render --normal-strength 2", "--normal-strength"),
+        ("render --format png16 --normal-flip-y", "--normal-flip-y"),
         ("render --format normal --normal-strength 0", "strength"),
         ("render --format normal --normal-strength nan", "finite"),
         ("render --format r16 -o x.npy", "does not match"),
@@ -1615,9 +1616,27 @@ fn normal_maps_are_the_normalised_analytic_gradient() {
         tilted > nx * ny / 10,
         "a flat map proves little: {tilted} tilted"
     );
-    let line = line.replace(&format!("--normal-strength {s}"), "--normal-strength 3");
-    ok_in(dir.path(), &words(&line));
+    let strong = line.replace(&format!("--normal-strength {s}"), "--normal-strength 3");
+    ok_in(dir.path(), &words(&strong));
     assert!(decode_png(&dir.path().join("n.png")).pixels != png.pixels);
+    // --normal-flip-y: green is the component along −y; red and blue stay.
+    ok_in(dir.path(), &words(&format!("{line} --normal-flip-y")));
+    let flipped = decode_png(&dir.path().join("n.png"));
+    for (i, (a, b)) in png
+        .pixels
+        .chunks_exact(3)
+        .zip(flipped.pixels.chunks_exact(3))
+        .enumerate()
+    {
+        assert_eq!((a[0], a[2]), (b[0], b[2]), "pixel {i}");
+        let n = [-s * f64::from(dx[i]), -s * f64::from(dy[i]), 1.0];
+        let want = -n[1] / (n[0] * n[0] + n[1] * n[1] + 1.0).sqrt();
+        let got = f64::from(b[1]) / 255.0 * 2.0 - 1.0;
+        assert!(
+            (got - want).abs() <= 1.0 / 255.0 + 1e-9,
+            "pixel {i}: {got} vs {want}"
+        );
+    }
 }
 
 /// Tiles of an endless world: 2 × 2 tiles of 33×17 (odd, at a frequency
