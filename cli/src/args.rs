@@ -122,6 +122,22 @@ pub struct FieldArgs {
     #[arg(long, value_parser = parse_periods, value_name = "P")]
     pub period: Option<Periods>,
 
+    /// Tile X,Y (X,Y,Z for a volume) of an endless world, each index 0 or
+    /// more: --size is the tile's size, and the tile starts at sample
+    /// index × size of the world that starts at --origin (noise coordinate
+    /// origin + index × size × frequency). Neighbouring tiles share no
+    /// samples (unless --shared-edges) and join exactly; the default
+    /// --range is then the source's fixed bounds, the same for every tile.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_tile, value_name = "X,Y[,Z]")]
+    pub tile: Option<Tile>,
+
+    /// With --tile: neighbouring tiles share their edge samples (the last
+    /// row and column of a tile are the first of the next), as Unity and
+    /// Unreal terrain tiles of 2^n + 1 samples do: tile X starts at sample
+    /// X · (size − 1).
+    #[arg(long, requires = "tile")]
+    pub shared_edges: bool,
+
     /// The noise source.
     #[command(flatten)]
     pub source: SourceArgs,
@@ -139,15 +155,29 @@ pub struct RenderArgs {
     pub palette: Option<Palette>,
 
     /// Values mapped to the ends of the palette (png) or to 0 and 65535
-    /// (png16), e.g. -1..1 [default: the field's own min..max].
+    /// (png16, r16, tiff16), e.g. -1..1 [default: the field's own
+    /// min..max; with --tile, the source's fixed bounds].
     #[arg(long, allow_hyphen_values = true, value_parser = parse_range, value_name = "LO..HI")]
     pub range: Option<(f32, f32)>,
 
     /// png (8-bit colour), png16 (16-bit gray heightmap), npy (numpy
-    /// float32) or raw (little-endian f32) [default: from the output's
-    /// extension, else png].
+    /// float32), raw (little-endian f32), r16 (little-endian u16
+    /// heightmap), exr (32-bit float OpenEXR), tiff (32-bit float), tiff16
+    /// (16-bit heights) or normal (RGB8 PNG normal map) [default: from the
+    /// output's extension, else png].
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+
+    /// Normal map: the surface is z = S · value over x, y in lattice cells;
+    /// larger S, steeper normals [default: 1].
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_strength, value_name = "S")]
+    pub normal_strength: Option<f32>,
+
+    /// Normal map: store green as the normal's component along −y (towards
+    /// row 0, up as the picture is shown: the OpenGL convention of Unity,
+    /// Godot and Blender) instead of along +y, the direction rows advance.
+    #[arg(long)]
+    pub normal_flip_y: bool,
 
     /// Output file [default: noise.png, noise.npy, … by format].
     #[arg(short, long, value_name = "FILE")]
@@ -258,6 +288,45 @@ pub struct Coords(pub Vec<f64>);
 /// Periods in lattice cells: one for every axis, or one per axis.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Periods(pub Vec<u32>);
+
+/// Tile indices, x first (2 or 3), each 0 or more.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tile(pub Vec<u32>);
+
+/// `X,Y` or `X,Y,Z`: tile indices, whole numbers from 0 to 2^32 − 1.
+pub fn parse_tile(text: &str) -> Result<Tile, String> {
+    let index = text
+        .split(',')
+        .map(|i| {
+            let i = i.trim();
+            match i.parse::<i64>() {
+                Ok(n) if n < 0 => Err(format!(
+                    "tile {n}: tiles are numbered from 0 at --origin; \
+                     move --origin for a world that reaches further left or up"
+                )),
+                _ => i
+                    .parse::<u32>()
+                    .map_err(|_| format!("{i:?} is not a tile index (a whole number, 0 or more)")),
+            }
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    if !(2..=3).contains(&index.len()) {
+        return Err("expected X,Y or X,Y,Z".into());
+    }
+    Ok(Tile(index))
+}
+
+/// A normal map's strength: finite and greater than 0.
+pub fn parse_strength(text: &str) -> Result<f32, String> {
+    let value = parse_number(text)?;
+    if value > 0.0 && value <= f64::from(f32::MAX) {
+        Ok(value as f32)
+    } else {
+        Err(format!(
+            "{text} is not a strength: give a number greater than 0"
+        ))
+    }
+}
 
 /// Sets the size of rayon's global pool (before any parallel work).
 pub fn set_threads(threads: Option<NonZeroUsize>) -> Result<(), Failure> {

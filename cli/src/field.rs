@@ -23,7 +23,8 @@
 //! 12 MiB per thread), whatever the field's size.
 
 use crate::Failure;
-use crate::args::{FieldArgs, Periods, check_size};
+use crate::args::{FieldArgs, Periods, Tile, check_size};
+use crate::output::Band;
 use crate::progress::Progress;
 use crate::source::{self, AnySource};
 use noisefield::{Grid2, Grid3};
@@ -95,19 +96,65 @@ impl Field {
             }
         };
         let source = source::build(&args.source, period)?;
+        // A tile is the window of the world grid (global sample 0 at the
+        // origin) that starts at sample `index · size` on each axis
+        // (`index · (size − 1)` with shared edges), so every sample has one
+        // position whichever tile computes it.
+        let first: Vec<usize> = match &args.tile {
+            None => vec![0; dims],
+            Some(Tile(index)) => {
+                if index.len() != dims {
+                    return Err(Failure::usage(format!(
+                        "--tile has {} indices but --size has {dims} axes (give {})",
+                        index.len(),
+                        if dims == 2 { "X,Y" } else { "X,Y,Z" }
+                    )));
+                }
+                if args.period.is_some() {
+                    return Err(Failure::usage(
+                        "--tile with --period would make every tile the same one; \
+                         give --frequency for a world of tiles",
+                    ));
+                }
+                let shared = usize::from(args.shared_edges);
+                if args.shared_edges && size.contains(&1) {
+                    return Err(Failure::usage(
+                        "--shared-edges needs tiles of 2 or more samples per axis",
+                    ));
+                }
+                index
+                    .iter()
+                    .zip(size)
+                    .map(|(&i, &n)| i as usize * (n - shared))
+                    .collect()
+            }
+        };
+        let world = |a: usize| first[a] + size[a];
         let lattice = match dims {
-            2 => Lattice::D2(Grid2::new(
-                [origin[0], origin[1]],
-                [step[0], step[1]],
-                [size[0], size[1]],
-            )),
-            _ => Lattice::D3(Grid3::new(
-                [origin[0], origin[1], origin[2]],
-                [step[0], step[1], step[2]],
-                [size[0], size[1], size[2]],
-            )),
+            2 => Lattice::D2(
+                Grid2::new(
+                    [origin[0], origin[1]],
+                    [step[0], step[1]],
+                    [world(0), world(1)],
+                )
+                .window([first[0], first[1]], [size[0], size[1]])?,
+            ),
+            _ => Lattice::D3(
+                Grid3::new(
+                    [origin[0], origin[1], origin[2]],
+                    [step[0], step[1], step[2]],
+                    [world(0), world(1), world(2)],
+                )
+                .window([first[0], first[1], first[2]], [size[0], size[1], size[2]])?,
+            ),
         };
         Field::new(source, lattice)
+    }
+
+    /// An interval that holds every value of the field: the source's
+    /// fixed bounds in its dimension (the library's `bounds`).
+    pub fn bounds(&self) -> (f32, f32) {
+        self.source.bounds(self.size().len())
     }
 
     /// `source` on `lattice`, after checking that the grid can be filled
@@ -174,24 +221,26 @@ impl Field {
         first_row: usize,
         x0: usize,
         width: usize,
-        out: &mut [f32],
+        out: Planes<'_>,
     ) -> Result<(), Failure> {
         use rayon::prelude::*;
-        let rows = out.len() / width;
+        let rows = out.values.len() / width;
         if width <= WINDOW_WIDTH {
             return self.fill_window(first_row, x0, [width, rows], out, true);
         }
-        let pieces: Vec<(usize, usize, &mut [f32])> = out
-            .chunks_mut(width)
-            .enumerate()
-            .flat_map(|(r, row)| {
-                row.chunks_mut(WINDOW_WIDTH)
-                    .enumerate()
-                    .map(move |(k, piece)| (first_row + r, x0 + k * WINDOW_WIDTH, piece))
-            })
-            .collect();
+        let mut pieces = Vec::new();
+        let mut rest = out;
+        for r in 0..rows {
+            let (mut row, after) = rest.split_at(width);
+            rest = after;
+            for k in 0..width.div_ceil(WINDOW_WIDTH) {
+                let (piece, after) = row.split_at(WINDOW_WIDTH.min(width - k * WINDOW_WIDTH));
+                row = after;
+                pieces.push((first_row + r, x0 + k * WINDOW_WIDTH, piece));
+            }
+        }
         pieces.into_par_iter().try_for_each(|(row, x, piece)| {
-            let w = piece.len();
+            let w = piece.values.len();
             self.fill_window(row, x, [w, 1], piece, false)
         })
     }
@@ -203,19 +252,29 @@ impl Field {
         first_row: usize,
         x0: usize,
         [width, rows]: [usize; 2],
-        out: &mut [f32],
+        out: Planes<'_>,
         parallel: bool,
     ) -> Result<(), Failure> {
-        match &self.lattice {
-            Lattice::D2(g) => {
+        match (&self.lattice, out.gradient) {
+            (Lattice::D2(g), None) => {
                 let window = g.window([x0, first_row], [width, rows])?;
-                self.source.fill_grid2(&window, out, parallel)?;
+                self.source.fill_grid2(&window, out.values, parallel)?;
             }
-            Lattice::D3(g) => {
+            (Lattice::D2(g), Some([dx, dy])) => {
+                let window = g.window([x0, first_row], [width, rows])?;
+                self.source
+                    .fill_grid2_grad(&window, out.values, dx, dy, parallel)?;
+            }
+            (Lattice::D3(g), None) => {
                 let [_, ny, _] = g.size();
                 let (k, j) = (first_row / ny, first_row % ny);
                 let window = g.window([x0, j, k], [width, rows, 1])?;
-                self.source.fill_grid3(&window, out, parallel)?;
+                self.source.fill_grid3(&window, out.values, parallel)?;
+            }
+            (Lattice::D3(_), Some(_)) => {
+                return Err(Failure::usage(
+                    "derivatives (a normal map) are for 2D fields, not volumes",
+                ));
             }
         }
         Ok(())
@@ -230,19 +289,33 @@ impl Field {
         progress: &Progress,
         mut visit: impl FnMut(&[f32]) -> Result<(), Failure>,
     ) -> Result<(), Failure> {
+        self.for_each_band_with(slabs, progress, false, |band| visit(band.values))
+    }
+
+    /// [`Field::for_each_band`] with each band's derivatives along x and y
+    /// when `gradient` (a 2D field of a differentiable source: the
+    /// library's `fill_grid2_grad`); three planes of [`BAND_SAMPLES`] then.
+    pub fn for_each_band_with(
+        &self,
+        slabs: Range<usize>,
+        progress: &Progress,
+        gradient: bool,
+        mut visit: impl FnMut(Band<'_>) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
         let nx = self.row_len();
         let per_slab = self.rows_per_slab();
         // Bands never cross a z slice (a window is one slice of rows).
         let rows_per_slice = self.size()[1];
         let (mut row, end) = (slabs.start * per_slab, slabs.end * per_slab);
+        let planes = if gradient { 3 } else { 1 };
         if nx > BAND_SAMPLES {
             // Each row in pieces.
-            let mut buffer = vec![0.0f32; BAND_SAMPLES];
+            let mut buffer = vec![0.0f32; BAND_SAMPLES * planes];
             while row < end {
                 for x0 in (0..nx).step_by(BAND_SAMPLES) {
-                    let band = &mut buffer[..BAND_SAMPLES.min(nx - x0)];
-                    self.fill_rows(row, x0, band.len(), band)?;
-                    visit(band)?;
+                    let n = BAND_SAMPLES.min(nx - x0);
+                    self.fill_rows(row, x0, n, Planes::of(&mut buffer, n, gradient))?;
+                    visit(Band::of(&buffer, n, gradient))?;
                 }
                 progress.advance(1);
                 row += 1;
@@ -251,13 +324,13 @@ impl Field {
         }
         // The library's data per window grows with its height too.
         let max_rows = (BAND_SAMPLES / nx).min(WINDOW_WIDTH);
-        let mut buffer = vec![0.0f32; max_rows.min(slabs.len() * per_slab) * nx];
+        let mut buffer = vec![0.0f32; max_rows.min(slabs.len() * per_slab) * nx * planes];
         while row < end {
             let slice_end = (row / rows_per_slice + 1) * rows_per_slice;
             let rows = max_rows.min(end - row).min(slice_end - row);
-            let band = &mut buffer[..rows * nx];
-            self.fill_rows(row, 0, nx, band)?;
-            visit(band)?;
+            let n = rows * nx;
+            self.fill_rows(row, 0, nx, Planes::of(&mut buffer, n, gradient))?;
+            visit(Band::of(&buffer, n, gradient))?;
             progress.advance(rows as u64);
             row += rows;
         }
@@ -280,5 +353,79 @@ impl Field {
             Ok(())
         })?;
         Ok((lo, hi))
+    }
+}
+
+/// The planes a window is filled into: values, and derivatives when asked.
+struct Planes<'a> {
+    values: &'a mut [f32],
+    gradient: Option<[&'a mut [f32]; 2]>,
+}
+
+impl<'a> Planes<'a> {
+    /// The first `n` samples of each plane of `buffer`, which holds one
+    /// plane (values) or three (values, d/dx, d/dy) of equal length.
+    fn of(buffer: &'a mut [f32], n: usize, gradient: bool) -> Planes<'a> {
+        if !gradient {
+            return Planes {
+                values: &mut buffer[..n],
+                gradient: None,
+            };
+        }
+        let plane = buffer.len() / 3;
+        let (values, rest) = buffer.split_at_mut(plane);
+        let (dx, dy) = rest.split_at_mut(plane);
+        Planes {
+            values: &mut values[..n],
+            gradient: Some([&mut dx[..n], &mut dy[..n]]),
+        }
+    }
+
+    /// The first `n` samples of each plane, and the rest.
+    fn split_at(self, n: usize) -> (Planes<'a>, Planes<'a>) {
+        let (values, rest) = self.values.split_at_mut(n);
+        match self.gradient {
+            None => (
+                Planes {
+                    values,
+                    gradient: None,
+                },
+                Planes {
+                    values: rest,
+                    gradient: None,
+                },
+            ),
+            Some([dx, dy]) => {
+                let (dx, dx_rest) = dx.split_at_mut(n);
+                let (dy, dy_rest) = dy.split_at_mut(n);
+                (
+                    Planes {
+                        values,
+                        gradient: Some([dx, dy]),
+                    },
+                    Planes {
+                        values: rest,
+                        gradient: Some([dx_rest, dy_rest]),
+                    },
+                )
+            }
+        }
+    }
+}
+
+impl<'a> Band<'a> {
+    /// The first `n` samples of each plane of `buffer` ([`Planes::of`]).
+    fn of(buffer: &'a [f32], n: usize, gradient: bool) -> Band<'a> {
+        if !gradient {
+            return Band {
+                values: &buffer[..n],
+                gradient: None,
+            };
+        }
+        let plane = buffer.len() / 3;
+        Band {
+            values: &buffer[..n],
+            gradient: Some([&buffer[plane..plane + n], &buffer[2 * plane..2 * plane + n]]),
+        }
     }
 }

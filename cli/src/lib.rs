@@ -3,6 +3,9 @@
 //! ```text
 //! noisefield render                 noise.png, a 1024×1024 fBm terrain map
 //! noisefield render --format npy    the same field as float32 for numpy.load
+//! noisefield render -o h.exr         float heights for Godot, Blender (also r16, tiff)
+//! noisefield render --format normal  a normal map from the analytic derivatives
+//! noisefield render --tile 3,1       tile (3, 1) of an endless world; tiles join
 //! noisefield animate --loop         noise.gif, a seamlessly looping animation
 //! noisefield stats                  min, max, mean, std dev, histogram
 //! noisefield bench                  Mpoints/s per SIMD level
@@ -11,7 +14,7 @@
 //! Layout: `args` (the command line, parsed and checked), `source` (every
 //! `--source`, built in one place), `field` (a grid of samples computed band
 //! by band with bounded memory), `palette` (values to colours), `output`
-//! (atomic files and the png/npy/raw encoders), one module per subcommand,
+//! (atomic files and the png, npy, raw, r16, exr and tiff encoders), one module per subcommand,
 //! and `progress` (the bar on stderr).
 //!
 //! Exit codes: 0 success, 1 the output could not be written, 2 bad arguments

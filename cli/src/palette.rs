@@ -3,6 +3,10 @@
 //! A [`Scale`] maps the displayed range `lo..hi` to `t` in `[0, 1]`
 //! (clamped); a [`Palette`] maps `t` to a colour. Gray levels are
 //! `round(255 · t)`, 16-bit heights `round(65535 · t)`.
+//!
+//! The perceptual maps (`viridis`, `magma`, `inferno`, `plasma`,
+//! `cividis`, `turbo`) are the `colorous` crate's (d3-scale-chromatic's
+//! published fits), evaluated at `t`: no tables of ours to get wrong.
 
 use clap::ValueEnum;
 
@@ -19,6 +23,18 @@ pub enum Palette {
     Terrain,
     /// White clouds on a blue sky; the lower 40% of the range is clear sky.
     Clouds,
+    /// Viridis: dark blue through green to yellow, perceptually uniform.
+    Viridis,
+    /// Magma: black through purple and orange to pale yellow.
+    Magma,
+    /// Inferno: black through purple and red to yellow.
+    Inferno,
+    /// Plasma: blue through magenta to yellow.
+    Plasma,
+    /// Cividis: blue to yellow, readable with colour-vision deficiency.
+    Cividis,
+    /// Turbo: an improved rainbow, dark blue through green to dark red.
+    Turbo,
 }
 
 /// Terrain colour stops `(t, rgb)`, linear between them.
@@ -81,6 +97,12 @@ impl Palette {
                 let c = ((t - 0.4) / 0.5).clamp(0.0, 1.0);
                 mix(sky, [255, 255, 255], c * c * (3.0 - 2.0 * c))
             }
+            Palette::Viridis => perceptual(colorous::VIRIDIS, t),
+            Palette::Magma => perceptual(colorous::MAGMA, t),
+            Palette::Inferno => perceptual(colorous::INFERNO, t),
+            Palette::Plasma => perceptual(colorous::PLASMA, t),
+            Palette::Cividis => perceptual(colorous::CIVIDIS, t),
+            Palette::Turbo => perceptual(colorous::TURBO, t),
         }
     }
 
@@ -88,6 +110,12 @@ impl Palette {
     pub fn table(self) -> Vec<u8> {
         (0..256).flat_map(|i| self.rgb(i as f32 / 255.0)).collect()
     }
+}
+
+/// `gradient` at `t` in `[0, 1]`.
+fn perceptual(gradient: colorous::Gradient, t: f32) -> [u8; 3] {
+    let colorous::Color { r, g, b } = gradient.eval_continuous(f64::from(t.clamp(0.0, 1.0)));
+    [r, g, b]
 }
 
 /// `a` to `b` by `t` in `[0, 1]`, per channel.
@@ -177,5 +205,21 @@ mod tests {
         assert!(grass[1] > grass[0] && grass[1] > grass[2], "{grass:?}");
         assert_eq!(Palette::Terrain.rgb(1.0), [255, 255, 255]);
         assert_eq!(Palette::Terrain.rgb(0.0), TERRAIN[0].1);
+    }
+
+    /// The published end colours of the matplotlib maps (viridis #440154
+    /// to #fde725, magma #000004 to #fcfdbf) and turbo's d3 fit, #23171b to #900c00, blue on the way up.
+    #[test]
+    fn perceptual_maps_have_their_published_ends() {
+        let close =
+            |got: [u8; 3], want: [u8; 3]| got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 2);
+        assert!(close(Palette::Viridis.rgb(0.0), [0x44, 0x01, 0x54]));
+        assert!(close(Palette::Viridis.rgb(1.0), [0xfd, 0xe7, 0x25]));
+        assert!(close(Palette::Magma.rgb(0.0), [0x00, 0x00, 0x04]));
+        assert!(close(Palette::Magma.rgb(1.0), [0xfc, 0xfd, 0xbf]));
+        assert!(close(Palette::Turbo.rgb(0.0), [0x23, 0x17, 0x1b]));
+        assert!(close(Palette::Turbo.rgb(1.0), [0x90, 0x0c, 0x00]));
+        let [r, g, b] = Palette::Turbo.rgb(0.15);
+        assert!(b > r && b > g, "turbo is blue low: {:?}", [r, g, b]);
     }
 }

@@ -99,6 +99,55 @@ impl AnySource {
     }
 }
 
+impl AnySource {
+    /// Whether the source has analytic derivatives (the library's
+    /// `Differentiable`: Perlin, value noise, and fBm over Perlin).
+    pub fn is_differentiable(&self) -> bool {
+        matches!(
+            self,
+            AnySource::Perlin(_) | AnySource::Value(_) | AnySource::Fbm(_)
+        )
+    }
+
+    /// Values and derivatives along x and y over a 2D grid (the library's
+    /// `fill_grid2_grad`); on the rayon pool when `parallel`. A usage error
+    /// for a source without derivatives ([`AnySource::is_differentiable`]).
+    pub fn fill_grid2_grad(
+        &self,
+        grid: &Grid2,
+        out: &mut [f32],
+        dx: &mut [f32],
+        dy: &mut [f32],
+        parallel: bool,
+    ) -> Result<(), Failure> {
+        macro_rules! grad {
+            ($s:expr) => {
+                match parallel {
+                    true => $s.fill_grid2_grad_par(grid, out, dx, dy),
+                    false => $s.fill_grid2_grad(grid, out, dx, dy),
+                }
+            };
+        }
+        match self {
+            AnySource::Perlin(s) => grad!(s)?,
+            AnySource::Value(s) => grad!(s)?,
+            AnySource::Fbm(s) => grad!(s)?,
+            _ => return Err(Failure::usage(NO_DERIVATIVES)),
+        }
+        Ok(())
+    }
+
+    /// An interval holding every `dimension`-D value (the library's `bounds`).
+    pub fn bounds(&self, dimension: usize) -> (f32, f32) {
+        each_source!(self, s => s.bounds(dimension))
+    }
+}
+
+/// Why a source cannot make a normal map.
+pub const NO_DERIVATIVES: &str = "--format normal needs analytic derivatives, which \
+     --source perlin, value and fbm have (ridged, billow, turbulence and marble fold \
+     the noise with |n| or sin and have none)";
+
 /// A lattice noise (`Perlin` or `Value`, which share these builder
 /// methods) with the period and `--level` applied; `?` on their errors.
 macro_rules! lattice {

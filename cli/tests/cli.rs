@@ -534,11 +534,34 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("render --period 2,2,2", "--period"),
         ("render --seed -1", "seed"),
         ("render --level avx9", "avx9"),
-        ("render --format tiff", "tiff"),
+        ("render --format bmp", "bmp"),
         ("render --range 1..0", "less than"),
         ("render --range 0..nan", "finite"),
         ("render --format npy --palette gray", "--palette"),
         ("render --format raw --range 0..1", "--range"),
+        ("render --format exr --range 0..1", "--range"),
+        ("render --format tiff --range 0..1", "--range"),
+        ("render --format normal --range 0..1", "--range"),
+        ("render --format normal --palette gray", "--palette"),
+        ("render --size 8x8x8 --format normal", "3D volume"),
+        ("render --size 8x8x8 --format r16", "3D volume"),
+        ("render --source ridged --format normal", "derivatives"),
+        ("render --source marble --format normal", "derivatives"),
+        ("render --normal-strength 2", "--normal-strength"),
+        ("render --format png16 --normal-flip-y", "--normal-flip-y"),
+        ("render --format normal --normal-strength 0", "strength"),
+        ("render --format normal --normal-strength nan", "finite"),
+        ("render --format r16 -o x.npy", "does not match"),
+        ("render --format exr -o x.tif", "does not match"),
+        ("render --tile -1,0", "from 0"),
+        ("render --tile 1", "X,Y"),
+        ("render --tile 1,2,3", "--tile"),
+        ("render --size 4x4x4 --tile 1,2", "--tile"),
+        ("render --tile 1,1 --period 4", "--period"),
+        ("render --tile a,0", "tile index"),
+        ("render --shared-edges", "--tile"),
+        ("render --size 1x8 --tile 0,0 --shared-edges", "2 or more"),
+        ("render --size 8x8x4097 --format exr", "EXR volume"),
         ("render --threads 0", "threads"),
         ("render --bogus", "--bogus"),
         ("animate --frames 0", "frames"),
@@ -581,14 +604,14 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
 #[test]
 fn an_unknown_output_extension_is_refused_unless_a_format_is_given() {
     let dir = temp_dir();
-    let out = run_in(dir.path(), &["render", "--source", "perlin", "-o", "a.tif"]);
+    let out = run_in(dir.path(), &["render", "--source", "perlin", "-o", "a.tga"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format"));
     assert!(listing(dir.path()).is_empty());
-    let args = words("render --source perlin --size 8x8 --format raw -o a.tif");
+    let args = words("render --source perlin --size 8x8 --format raw -o a.tga");
     ok_in(dir.path(), &args);
     assert_eq!(
-        fs::metadata(dir.path().join("a.tif")).unwrap().len(),
+        fs::metadata(dir.path().join("a.tga")).unwrap().len(),
         8 * 8 * 4
     );
 }
@@ -1033,8 +1056,10 @@ fn stdout_of(dir: &Path, args: &[&str]) -> Vec<u8> {
 }
 
 /// `-o -` streams every format (and animate's GIF) to standard output, the
-/// same bytes a file of that format holds, with no temporary file; the
-/// summary goes to standard error so the data stays clean.
+/// same bytes a file of that format holds, with no temporary file beside
+/// the output (exr and tiff, which seek, pass through an unnamed one in the
+/// system's temporary directory); the summary goes to standard error so the
+/// data stays clean.
 #[test]
 fn dash_writes_every_format_to_stdout() {
     let dir = temp_dir();
@@ -1043,6 +1068,10 @@ fn dash_writes_every_format_to_stdout() {
         ("npy", "f.npy"),
         ("png", "f.png"),
         ("png16", "f.png"),
+        ("r16", "f.r16"),
+        ("exr", "f.exr"),
+        ("tiff", "f.tif"),
+        ("tiff16", "f.tif"),
     ] {
         let line = format!("render --size 33x17 --source ridged --format {format} -o");
         let mut args = words(&line);
@@ -1245,7 +1274,9 @@ fn wide_rows_are_the_whole_grid_bit_for_bit() {
 /// Peak memory (`/usr/bin/time -v`'s maximum resident set size) stays
 /// under 64 MiB however wide the rows: 2^24 × 1 samples of 2 fBm octaves
 /// (about 1 GB before rows were split into windows), and an animation of
-/// 8192×8192 frames (about 170 MB before frames were streamed band by band).
+/// 8192×8192 frames (about 170 MB before frames were streamed band by band);
+/// and for exr, tiff, r16 and normal maps of 8M samples (32 MiB of f32 and
+/// more: they are written band by band, not held).
 #[test]
 fn peak_memory_is_bounded_whatever_the_size() {
     if !Path::new("/usr/bin/time").exists() {
@@ -1256,6 +1287,10 @@ fn peak_memory_is_bounded_whatever_the_size() {
     for line in [
         "render --octaves 2 --size 16777216x1 --format raw -o /dev/null",
         "animate --source perlin --size 8192x8192 --frames 2 --range -1..1 -o /dev/null",
+        "render --source perlin --size 16384x512 --format exr -o out.exr",
+        "render --source perlin --size 16384x512 --format tiff -o out.tif",
+        "render --source perlin --size 16384x512 --format r16 -o out.r16",
+        "render --source perlin --size 16384x512 --format normal -o /dev/null",
     ] {
         let out = Command::new("/usr/bin/time")
             .arg("-v")
@@ -1277,5 +1312,450 @@ fn peak_memory_is_bounded_whatever_the_size() {
             .unwrap();
         eprintln!("{line}: peak {} MiB", kib / 1024);
         assert!(kib < 64 * 1024, "{line}: peak {kib} KiB");
+    }
+}
+
+/// Little-endian u16s.
+fn words16_le(bytes: &[u8]) -> Vec<u16> {
+    assert_eq!(bytes.len() % 2, 0, "not a whole number of u16");
+    bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect()
+}
+
+/// The documented 16-bit height of `v` on `lo..hi`: round(65535·t), in f64.
+fn height16(v: f32, lo: f64, hi: f64) -> u16 {
+    let t = ((f64::from(v) - lo) / (hi - lo)).clamp(0.0, 1.0);
+    (65535.0 * t).round() as u16
+}
+
+/// r16: 2 bytes per sample, little-endian, x fastest then y, no header;
+/// heights are png16's (round(65535·t) on the same range), so the two
+/// files hold the same numbers in their own byte orders. A `.raw` name
+/// may hold r16 too (Unity's import dialog asks for .raw).
+#[test]
+fn r16_is_little_endian_u16_x_fastest_with_png16s_heights() {
+    let dir = temp_dir();
+    let base = "render --source perlin --size 37x11 --frequency 1/8";
+    ok_in(
+        dir.path(),
+        &words(&format!("{base} --range -1..1 -o h.r16")),
+    );
+    let bytes = fs::read(dir.path().join("h.r16")).unwrap();
+    assert_eq!(bytes.len(), 37 * 11 * 2);
+    let values = library2(
+        &Perlin::new(0),
+        Grid2::new([0.0; 2], [1.0 / 8.0; 2], [37, 11]),
+    );
+    let want: Vec<u16> = values.iter().map(|&v| height16(v, -1.0, 1.0)).collect();
+    let got = words16_le(&bytes);
+    assert_eq!(got, want);
+    // Sample (x=1, y=0) is bytes 2..4, (x=0, y=1) bytes 74..76: x fastest.
+    assert_eq!(u16::from_le_bytes([bytes[2], bytes[3]]), want[1]);
+    assert_eq!(u16::from_le_bytes([bytes[74], bytes[75]]), want[37]);
+    // Without --range, the field's own min..max, as png16: the same heights.
+    ok_in(dir.path(), &words(&format!("{base} --format r16 -o t.raw")));
+    ok_in(
+        dir.path(),
+        &words(&format!("{base} --format png16 -o t.png")),
+    );
+    let png = decode_png(&dir.path().join("t.png"));
+    let png_heights: Vec<u16> = png
+        .pixels
+        .chunks_exact(2)
+        .map(|b| u16::from_be_bytes([b[0], b[1]]))
+        .collect();
+    let r16 = words16_le(&fs::read(dir.path().join("t.raw")).unwrap());
+    assert_eq!(r16, png_heights);
+    assert_eq!(r16.iter().min(), Some(&0));
+    assert_eq!(r16.iter().max(), Some(&65535));
+}
+
+/// One layer of an EXR file: name, width, height, channel names, f32 samples.
+type ExrLayer = (String, usize, usize, Vec<String>, Vec<f32>);
+
+/// Every layer of an EXR file, read back by the `exr` crate's own decoder.
+fn read_exr(path: &Path) -> Vec<ExrLayer> {
+    use exr::prelude::*;
+    let image = read()
+        .no_deep_data()
+        .largest_resolution_level()
+        .all_channels()
+        .all_layers()
+        .all_attributes()
+        .from_file(path)
+        .expect("a valid EXR");
+    image
+        .layer_data
+        .iter()
+        .map(|layer| {
+            let name = layer
+                .attributes
+                .layer_name
+                .as_ref()
+                .map_or(String::new(), |n| n.to_string());
+            let names = layer
+                .channel_data
+                .list
+                .iter()
+                .map(|c| c.name.to_string())
+                .collect();
+            let samples = match &layer.channel_data.list[0].sample_data {
+                FlatSamples::F32(v) => v.clone(),
+                other => panic!("not f32 samples: {other:?}"),
+            };
+            (name, layer.size.0, layer.size.1, names, samples)
+        })
+        .collect()
+}
+
+/// EXR holds the library's float32 values bit for bit: a picture as one
+/// layer with one channel `Y`, a volume as one layer per z slice named
+/// `z=K` (K the slice's index in the field, so `--rows` bands say where
+/// they belong).
+#[test]
+fn exr_reads_back_as_the_librarys_values() {
+    let dir = temp_dir();
+    ok_in(
+        dir.path(),
+        &words("render --source perlin --size 41x13 --frequency 1/16 -o a.exr"),
+    );
+    let layers = read_exr(&dir.path().join("a.exr"));
+    assert_eq!(layers.len(), 1);
+    let (_, w, h, channels, samples) = &layers[0];
+    assert_eq!((*w, *h), (41, 13));
+    assert_eq!(channels, &["Y"]);
+    let grid = Grid2::new([0.0; 2], [1.0 / 16.0; 2], [41, 13]);
+    assert_same_bits(samples, &library2(&Perlin::new(0), grid));
+
+    let line = "render --source perlin --size 9x7x5 --frequency 1/4 --rows 1..4 -o v.exr";
+    ok_in(dir.path(), &words(line));
+    let layers = read_exr(&dir.path().join("v.exr"));
+    let want = library3(&Perlin::new(0), Grid3::new([0.0; 3], [0.25; 3], [9, 7, 5]));
+    assert_eq!(layers.len(), 3);
+    for (i, (name, w, h, _, samples)) in layers.iter().enumerate() {
+        let k = i + 1;
+        assert_eq!(name, &format!("z={k}"));
+        assert_eq!((*w, *h), (9, 7));
+        assert_same_bits(samples, &want[k * 63..(k + 1) * 63]);
+    }
+}
+
+/// Each page of a TIFF file, read by the `tiff` crate's decoder:
+/// (width, height, samples as f32 or u16, ImageDescription, SMin/SMax).
+struct TiffPage {
+    width: u32,
+    height: u32,
+    floats: Vec<f32>,
+    words: Vec<u16>,
+    description: String,
+    min_max: Option<(f32, f32)>,
+}
+
+fn read_tiff(path: &Path) -> Vec<TiffPage> {
+    use tiff::decoder::{Decoder, DecodingResult};
+    use tiff::tags::Tag;
+    let file = std::io::BufReader::new(fs::File::open(path).unwrap());
+    let mut decoder = Decoder::new(file).expect("a valid TIFF");
+    let mut pages = Vec::new();
+    loop {
+        let (width, height) = decoder.dimensions().unwrap();
+        let description = decoder
+            .get_tag_ascii_string(Tag::ImageDescription)
+            .unwrap_or_default();
+        let min_max = match (
+            decoder.find_tag(Tag::SMinSampleValue).unwrap(),
+            decoder.find_tag(Tag::SMaxSampleValue).unwrap(),
+        ) {
+            (Some(lo), Some(hi)) => Some((lo.into_f32().unwrap(), hi.into_f32().unwrap())),
+            _ => None,
+        };
+        let (floats, words) = match decoder.read_image().unwrap() {
+            DecodingResult::F32(v) => (v, Vec::new()),
+            DecodingResult::U16(v) => (Vec::new(), v),
+            _ => panic!("neither f32 nor u16 samples"),
+        };
+        pages.push(TiffPage {
+            width,
+            height,
+            floats,
+            words,
+            description,
+            min_max,
+        });
+        if !decoder.more_images() {
+            return pages;
+        }
+        decoder.next_image().unwrap();
+    }
+}
+
+/// TIFF: float32 pages hold the library's values bit for bit and record
+/// their min and max (SMinSampleValue, SMaxSampleValue); tiff16 pages hold
+/// png16's heights with the range in the ImageDescription; a volume is one
+/// page per z slice. Rows wider than a band (2^20 samples) arrive in
+/// pieces and are gathered into whole strips.
+#[test]
+fn tiff_reads_back_as_the_librarys_values_and_heights() {
+    let dir = temp_dir();
+    let base = "render --source perlin --size 41x13 --frequency 1/16";
+    ok_in(dir.path(), &words(&format!("{base} -o a.tiff")));
+    let grid = Grid2::new([0.0; 2], [1.0 / 16.0; 2], [41, 13]);
+    let want = library2(&Perlin::new(0), grid);
+    let pages = read_tiff(&dir.path().join("a.tiff"));
+    assert_eq!(pages.len(), 1);
+    assert_eq!((pages[0].width, pages[0].height), (41, 13));
+    assert_same_bits(&pages[0].floats, &want);
+    let lo = want.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = want.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    assert_eq!(pages[0].min_max, Some((lo, hi)));
+
+    ok_in(
+        dir.path(),
+        &words(&format!(
+            "{base} --format tiff16 --range -0.5..0.5 -o b.tif"
+        )),
+    );
+    let pages = read_tiff(&dir.path().join("b.tif"));
+    let heights: Vec<u16> = want.iter().map(|&v| height16(v, -0.5, 0.5)).collect();
+    assert_eq!(pages[0].words, heights);
+    assert!(
+        pages[0].description.contains("noisefield range -0.5..0.5"),
+        "{}",
+        pages[0].description
+    );
+
+    let line = "render --source perlin --size 9x7x3 --frequency 1/4 -o v.tif";
+    ok_in(dir.path(), &words(line));
+    let pages = read_tiff(&dir.path().join("v.tif"));
+    let want = library3(&Perlin::new(0), Grid3::new([0.0; 3], [0.25; 3], [9, 7, 3]));
+    assert_eq!(pages.len(), 3);
+    for (k, page) in pages.iter().enumerate() {
+        assert_eq!((page.width, page.height), (9, 7));
+        assert_same_bits(&page.floats, &want[k * 63..(k + 1) * 63]);
+    }
+
+    let nx = (1 << 20) + 3;
+    let line = format!("render --source perlin --size {nx}x2 --frequency 1/64 -o w.tif");
+    ok_in(dir.path(), &words(&line));
+    let pages = read_tiff(&dir.path().join("w.tif"));
+    let want = library2(
+        &Perlin::new(0),
+        Grid2::new([0.0; 2], [1.0 / 64.0; 2], [nx, 2]),
+    );
+    assert_same_bits(&pages[0].floats, &want);
+}
+
+/// The EXR path gathers row pieces too: a row wider than a band.
+#[test]
+fn exr_rows_wider_than_a_band_are_whole() {
+    let dir = temp_dir();
+    let nx = (1 << 20) + 3;
+    let line = format!("render --source perlin --size {nx}x2 --frequency 1/64 -o w.exr");
+    ok_in(dir.path(), &words(&line));
+    let layers = read_exr(&dir.path().join("w.exr"));
+    let want = library2(
+        &Perlin::new(0),
+        Grid2::new([0.0; 2], [1.0 / 64.0; 2], [nx, 2]),
+    );
+    assert_same_bits(&layers[0].4, &want);
+}
+
+/// A normal map is RGB8 with each pixel the unit vector
+/// normalize(−s·dx, −s·dy, 1) of the library's `fill_grid2_grad`
+/// derivatives, stored as round(255·(c + 1)/2): decoded, every pixel is
+/// unit length within 8-bit quantisation and within one step of that
+/// vector, on every channel; the strength changes the map.
+#[test]
+fn normal_maps_are_the_normalised_analytic_gradient() {
+    let dir = temp_dir();
+    let (nx, ny, s) = (64usize, 48usize, 0.75f64);
+    let line = format!(
+        "render --octaves 3 --size {nx}x{ny} --frequency 1/16 --seed 5 \
+         --format normal --normal-strength {s} -o n.png"
+    );
+    ok_in(dir.path(), &words(&line));
+    let png = decode_png(&dir.path().join("n.png"));
+    assert_eq!((png.width, png.height), (nx as u32, ny as u32));
+    assert_eq!(
+        (png.color, png.depth),
+        (png::ColorType::Rgb, png::BitDepth::Eight)
+    );
+    let fbm = Fbm::new(Perlin::new(5)).octaves(3);
+    let grid = Grid2::new([0.0; 2], [1.0 / 16.0; 2], [nx, ny]);
+    let (mut v, mut dx, mut dy) = (vec![0.0; nx * ny], vec![0.0; nx * ny], vec![0.0; nx * ny]);
+    noisefield::Differentiable::fill_grid2_grad(&fbm, &grid, &mut v, &mut dx, &mut dy).unwrap();
+    let mut tilted = 0;
+    for (i, rgb) in png.pixels.chunks_exact(3).enumerate() {
+        let got: Vec<f64> = rgb
+            .iter()
+            .map(|&c| f64::from(c) / 255.0 * 2.0 - 1.0)
+            .collect();
+        let length = got.iter().map(|c| c * c).sum::<f64>().sqrt();
+        // Each component is off by at most half a step of 2/255.
+        assert!(
+            (length - 1.0).abs() < 3f64.sqrt() / 255.0,
+            "pixel {i}: |n| = {length}"
+        );
+        let n = [-s * f64::from(dx[i]), -s * f64::from(dy[i]), 1.0];
+        let norm = (n[0] * n[0] + n[1] * n[1] + 1.0).sqrt();
+        for c in 0..3 {
+            let want = n[c] / norm;
+            assert!(
+                (got[c] - want).abs() <= 1.0 / 255.0 + 1e-9,
+                "pixel {i} channel {c}: {} vs {want}",
+                got[c]
+            );
+        }
+        if n[0].abs() / norm > 0.2 {
+            tilted += 1;
+        }
+    }
+    assert!(
+        tilted > nx * ny / 10,
+        "a flat map proves little: {tilted} tilted"
+    );
+    let strong = line.replace(&format!("--normal-strength {s}"), "--normal-strength 3");
+    ok_in(dir.path(), &words(&strong));
+    assert!(decode_png(&dir.path().join("n.png")).pixels != png.pixels);
+    // --normal-flip-y: green is the component along −y; red and blue stay.
+    ok_in(dir.path(), &words(&format!("{line} --normal-flip-y")));
+    let flipped = decode_png(&dir.path().join("n.png"));
+    for (i, (a, b)) in png
+        .pixels
+        .chunks_exact(3)
+        .zip(flipped.pixels.chunks_exact(3))
+        .enumerate()
+    {
+        assert_eq!((a[0], a[2]), (b[0], b[2]), "pixel {i}");
+        let n = [-s * f64::from(dx[i]), -s * f64::from(dy[i]), 1.0];
+        let want = -n[1] / (n[0] * n[0] + n[1] * n[1] + 1.0).sqrt();
+        let got = f64::from(b[1]) / 255.0 * 2.0 - 1.0;
+        assert!(
+            (got - want).abs() <= 1.0 / 255.0 + 1e-9,
+            "pixel {i}: {got} vs {want}"
+        );
+    }
+}
+
+/// Tiles of an endless world: 2 × 2 tiles of 33×17 (odd, at a frequency
+/// that is no power of two) written separately are the 66×34 world, bit
+/// for bit (raw), so each tile's edge row and column continue exactly
+/// into its neighbour's; no sample is shared. With --tile the 16-bit
+/// formats map the source's fixed bounds, not each tile's min..max, so
+/// png16 and r16 tiles join exactly too: the same heights as the world
+/// rendered with --range set to those bounds.
+#[test]
+fn tiles_join_exactly_at_their_edges() {
+    let dir = temp_dir();
+    let (w, h) = (33usize, 17usize);
+    let base = "render --size 33x17 --frequency 0.013 --origin 0.3,-2.1 --octaves 4";
+    let world_line = "render --size 66x34 --frequency 0.013 --origin 0.3,-2.1 --octaves 4";
+    let fbm = Fbm::new(Perlin::new(0)).octaves(4);
+    let (lo, hi) = fbm.bounds(2);
+    for (format, ext) in [("raw", "raw"), ("png16", "png"), ("r16", "r16")] {
+        let range = if format == "raw" {
+            String::new()
+        } else {
+            format!(" --range {lo}..{hi}")
+        };
+        let world_args = format!("{world_line} --format {format}{range} -o world.{ext}");
+        let summary = ok_in(dir.path(), &words(&world_args));
+        assert!(summary.contains("66×34"), "{summary}");
+        let samples = |name: &str| -> Vec<u32> {
+            let bytes = fs::read(dir.path().join(name)).unwrap();
+            match format {
+                "raw" => floats(&bytes).iter().map(|v| v.to_bits()).collect(),
+                "r16" => words16_le(&bytes).into_iter().map(u32::from).collect(),
+                _ => decode_png(&dir.path().join(name))
+                    .pixels
+                    .chunks_exact(2)
+                    .map(|b| u32::from(u16::from_be_bytes([b[0], b[1]])))
+                    .collect(),
+            }
+        };
+        let world = samples(&format!("world.{ext}"));
+        for (tx, ty) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let name = format!("tile_{tx}_{ty}.{ext}");
+            let line = format!("{base} --format {format} --tile {tx},{ty} -o {name}");
+            let summary = ok_in(dir.path(), &words(&line));
+            if format != "raw" {
+                let shown = format!("values {}..{}", f64::from(lo), f64::from(hi));
+                assert!(summary.contains(&shown), "{summary}");
+            }
+            let tile = samples(&name);
+            assert_eq!(tile.len(), w * h);
+            for y in 0..h {
+                for x in 0..w {
+                    let at_world = (ty * h + y) * 2 * w + tx * w + x;
+                    assert_eq!(
+                        tile[y * w + x],
+                        world[at_world],
+                        "{format} tile {tx},{ty} sample {x},{y}"
+                    );
+                }
+            }
+        }
+    }
+    // With --shared-edges a tile's last column and row are its neighbours'
+    // first, bit for bit: Unity's and Unreal's tiles of 2^n + 1 samples.
+    let tile = |x: usize, y: usize| {
+        let line = format!(
+            "render --size 9x5 --frequency 0.07 --shared-edges --tile {x},{y} --format raw -o -"
+        );
+        floats(&stdout_of(dir.path(), &words(&line)))
+    };
+    let (a, right, below) = (tile(0, 0), tile(1, 0), tile(0, 1));
+    for y in 0..5 {
+        assert_eq!(a[y * 9 + 8].to_bits(), right[y * 9].to_bits(), "row {y}");
+    }
+    assert_same_bits(&a[4 * 9..], &below[..9]);
+    let world = floats(&stdout_of(
+        dir.path(),
+        &words("render --size 17x9 --frequency 0.07 --format raw -o -"),
+    ));
+    for y in 0..5 {
+        assert_same_bits(&right[y * 9..y * 9 + 9], &world[y * 17 + 8..y * 17 + 17]);
+    }
+    // A tile is where the issue puts it: origin + index × size × frequency
+    // (bit for bit when that product is exact, as here).
+    let tile = floats(&stdout_of(
+        dir.path(),
+        &words("render --source perlin --size 16x8 --frequency 1/32 --tile 3,2 --format raw -o -"),
+    ));
+    let grid = Grid2::new(
+        [3.0 * 16.0 / 32.0, 2.0 * 8.0 / 32.0],
+        [1.0 / 32.0; 2],
+        [16, 8],
+    );
+    assert_same_bits(&tile, &library2(&Perlin::new(0), grid));
+}
+
+/// The perceptual palettes are colorous's maps at t = (v − lo)/(hi − lo).
+#[test]
+fn perceptual_palettes_follow_their_maps() {
+    let dir = temp_dir();
+    let values = library2(
+        &Perlin::new(0),
+        Grid2::new([0.0; 2], [1.0 / 8.0; 2], [24, 9]),
+    );
+    for (name, map) in [
+        ("viridis", colorous::VIRIDIS),
+        ("magma", colorous::MAGMA),
+        ("turbo", colorous::TURBO),
+        ("cividis", colorous::CIVIDIS),
+    ] {
+        let line = format!(
+            "render --source perlin --size 24x9 --frequency 1/8 --range -1..1 --palette {name} -o p.png"
+        );
+        ok_in(dir.path(), &words(&line));
+        let png = decode_png(&dir.path().join("p.png"));
+        assert_eq!(png.color, png::ColorType::Rgb);
+        for (i, rgb) in png.pixels.chunks_exact(3).enumerate() {
+            let t = ((f64::from(values[i]) + 1.0) / 2.0).clamp(0.0, 1.0);
+            let c = map.eval_continuous(f64::from(t as f32));
+            assert_eq!(rgb, [c.r, c.g, c.b], "{name} pixel {i}");
+        }
     }
 }
