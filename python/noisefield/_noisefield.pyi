@@ -90,7 +90,7 @@ def _bench_grid(
     origin: Sequence[float],
     step: Sequence[float],
     repeats: int,
-    fresh: bool = False,
+    out: Optional[npt.NDArray[np.float32]] = None,
 ) -> List[float]: ...
 def _bench_fill3(
     core: Core,

@@ -1066,21 +1066,22 @@ fn detect_level() -> &'static str {
     Level::detect().name()
 }
 
-/// Seconds per call of the library's own `fill_gridD_par` over the grid
-/// `shape, origin, step` (numpy order) into one buffer made before the
-/// timing, `repeats` times: the Rust side of the speed comparison, in the
-/// caller's process. With `fresh`, each call gets a new buffer (allocated
-/// and freed inside the timing), as a Python call that returns a new array.
+/// Seconds per call of the library's own `fill_grid2_par` over the grid
+/// `shape, origin, step` (numpy order), `repeats` times: the Rust side of
+/// the speed comparison, in the caller's process. It fills `out` (a
+/// C-contiguous float32 array of `shape`, so both sides write the same
+/// memory) or, without it, a new `Vec` per call, allocated and freed inside
+/// the timing as a Python call that returns a new array.
 #[pyfunction]
-#[pyo3(signature = (core, shape, origin, step, repeats, fresh=false))]
-fn _bench_grid(
-    py: Python<'_>,
+#[pyo3(signature = (core, shape, origin, step, repeats, out=None))]
+fn _bench_grid<'py>(
+    py: Python<'py>,
     core: &Core,
     shape: Vec<usize>,
     origin: Vec<f64>,
     step: Vec<f64>,
     repeats: usize,
-    fresh: bool,
+    out: Option<PyReadwriteArrayDyn<'py, f32>>,
 ) -> PyResult<Vec<f64>> {
     let offset = vec![0; shape.len()];
     let n = core.grid_check(
@@ -1094,22 +1095,31 @@ fn _bench_grid(
         return Err(PyValueError::new_err("_bench_grid times 2D grids"));
     }
     let grid = grid_window::<2>(&shape, &origin, &step, &offset, &shape)?;
+    let mut out = out;
+    let buffer = match out.as_mut() {
+        Some(out) if out.shape() == shape.as_slice() => Some(
+            out.as_slice_mut()
+                .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?,
+        ),
+        Some(_) => return Err(PyValueError::new_err("out must have the grid's shape")),
+        None => None,
+    };
     let source = &core.source;
     py.detach(|| {
-        let mut out = vec![0.0f32; n];
         let mut times = Vec::with_capacity(repeats);
+        let mut buffer = buffer;
         for _ in 0..repeats {
             let start = Instant::now();
-            if fresh {
-                let mut out = vec![0.0f32; n];
-                each_source!(source, s => s.fill_grid2_par(&grid, &mut out))?;
-                drop(std::hint::black_box(out));
-            } else {
-                each_source!(source, s => s.fill_grid2_par(&grid, &mut out))?;
+            match buffer.as_deref_mut() {
+                Some(out) => each_source!(source, s => s.fill_grid2_par(&grid, out))?,
+                None => {
+                    let mut out = vec![0.0f32; n];
+                    each_source!(source, s => s.fill_grid2_par(&grid, &mut out))?;
+                    drop(std::hint::black_box(out));
+                }
             }
             times.push(start.elapsed().as_secs_f64());
         }
-        std::hint::black_box(&out);
         Ok(times)
     })
     .map_err(value_error)
