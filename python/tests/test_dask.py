@@ -78,3 +78,21 @@ def test_zarr_round_trip(tmp_path):
     assert back.chunks == (128, 256)
     assert_bits(back[:], FBM.grid(shape, step=step, origin=(5.0, -2.0)))
     assert_bits(da.from_zarr(store).compute(), back[:])
+
+
+def test_chunks_are_windows_not_recomputed_origins():
+    # Far from the origin, a chunk made as a new grid at origin + k·step
+    # rounds its sample positions differently from the whole grid's
+    # origin + (k + i)·step: the naive split changes bits, the windows don't.
+    origin, step, shape = (1e5 + 0.1, -3e4 + 0.3), (0.3 / 7, 0.1 / 3), (300, 300)
+    whole = FBM.grid(shape, origin=origin, step=step)
+    naive_differs = 0
+    for r0 in range(0, 295, 13):
+        for c0 in range(0, 295, 17):
+            start = (origin[0] + r0 * step[0], origin[1] + c0 * step[1])
+            naive = FBM.grid((5, 5), origin=start, step=step)
+            naive_differs += int((naive.view(np.uint32)
+                                  != whole[r0:r0 + 5, c0:c0 + 5].view(np.uint32)).sum())
+    assert naive_differs > 0, "this grid no longer tells the two splits apart"
+    lazy = nfd.grid(FBM, shape, chunks=(13, 17), origin=origin, step=step)
+    assert_bits(lazy.compute(), whole)
