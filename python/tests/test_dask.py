@@ -87,8 +87,8 @@ def test_chunks_are_windows_not_recomputed_origins():
     origin, step, shape = (1e5 + 0.1, -3e4 + 0.3), (0.3 / 7, 0.1 / 3), (300, 300)
     whole = FBM.grid(shape, origin=origin, step=step)
     naive_differs = 0
-    for r0 in range(0, 295, 13):
-        for c0 in range(0, 295, 17):
+    for r0 in range(1, 295, 13):
+        for c0 in range(1, 295, 17):
             start = (origin[0] + r0 * step[0], origin[1] + c0 * step[1])
             naive = FBM.grid((5, 5), origin=start, step=step)
             naive_differs += int((naive.view(np.uint32)
