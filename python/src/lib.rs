@@ -441,7 +441,7 @@ fn samples<const D: usize>(size: &[usize; D]) -> usize {
     size.iter().product()
 }
 
-/// `out` and `grads` cut into the pieces of `windows`, in order.
+/// `out` cut into consecutive pieces of `lengths` (which sum to its length).
 fn split<'a>(mut out: &'a mut [f32], lengths: &[usize]) -> Vec<&'a mut [f32]> {
     let mut pieces = Vec::with_capacity(lengths.len());
     for &n in lengths {
@@ -559,7 +559,7 @@ fn check_axes(what: &str, shape: &[usize]) -> PyResult<()> {
     }
 }
 
-/// `Some` if every list has the grid's number of axes.
+/// `Err` unless every list has the grid's number of axes.
 fn check_lengths(shape: &[usize], lists: [(&str, usize); 4]) -> PyResult<()> {
     for (name, len) in lists {
         if len != shape.len() {

@@ -65,6 +65,17 @@ def test_wide_rows_cut_into_windows(render):
     assert_bits(got1, expected)
 
 
+def test_tall_grids_cut_into_windows(render):
+    # More rows (or a taller y axis in 3D) than a window: cut on that axis.
+    assert nf._noisefield.WINDOW < 17000
+    expected = render("--source", "billow", "--seed", "6", "--size", "3x20000",
+                      "--frequency", "1/300")
+    assert_bits(nf.Billow(nf.Perlin(6)).grid((20000, 3), step=1 / 300), expected)
+    expected3 = render("--source", "perlin", "--seed", "6", "--size", "3x17000x2",
+                       "--frequency", "1/300")
+    assert_bits(nf.Perlin(6).grid((2, 17000, 3), step=1 / 300, threads=2), expected3)
+
+
 @pytest.mark.parametrize("name,cls,extra", FRACTALS + [("perlin", None, {}), ("value", None, {})])
 def test_float64_points_equal_the_library(render, name, cls, extra):
     # A grid with an x step above 1/3 gives exactly the bits of the
