@@ -1,0 +1,172 @@
+"""Values equal the Rust library's bit for bit: grids against the .npy of
+`noisefield render` (the library's grid fill, band by band), points against
+coarse grids (whose samples the library computes exactly as its point
+fills), and every split (windows, threads, levels) against the whole."""
+
+import numpy as np
+import pytest
+
+import noisefield as nf
+from conftest import assert_bits
+
+
+def test_the_issue_example(render):
+    expected = render("--source", "perlin", "--seed", "7", "--size", "512x256",
+                      "--frequency", "1/64")
+    got = nf.Perlin(7).grid((256, 512), origin=(0, 0), step=(1 / 64, 1 / 64))
+    assert got.flags.c_contiguous
+    assert_bits(got, expected)
+
+
+FRACTALS = [
+    ("fbm", nf.Fbm, {}),
+    ("ridged", nf.Ridged, {}),
+    ("billow", nf.Billow, {}),
+    ("turbulence", nf.Turbulence, {}),
+    ("marble", nf.Marble, {"stripes": 3.0, "power": 2.5}),
+]
+
+
+@pytest.mark.parametrize("name,cls,extra", FRACTALS)
+def test_fractals_on_2d_grids(render, name, cls, extra):
+    flags = ["--source", name, "--seed", "11", "--size", "300x170", "--origin", "-3.5,2.25",
+             "--frequency", "1/37", "--octaves", "5", "--lacunarity", "2.5",
+             "--persistence", "0.45", "--normalize"]
+    for k, v in extra.items():
+        flags += [f"--{k}", str(v)]
+    source = cls(nf.Perlin(11), octaves=5, lacunarity=2.5, persistence=0.45, normalize=True,
+                 **extra)
+    got = source.grid((170, 300), origin=(2.25, -3.5), step=1 / 37)
+    assert_bits(got, render(*flags))
+
+
+def test_3d_volume_value_noise_permuted(render):
+    expected = render("--source", "value", "--seed", "3", "--hash", "permuted",
+                      "--size", "40x30x20", "--origin", "1.5,-2,0.25", "--frequency", "0.1")
+    got = nf.Value(3, hash="permuted").grid((20, 30, 40), origin=(0.25, -2, 1.5), step=0.1)
+    assert_bits(got, expected)
+
+
+def test_periodic_tile(render):
+    expected = render("--source", "fbm", "--seed", "5", "--size", "96x64", "--period", "6,4")
+    source = nf.Fbm(nf.Perlin(5).with_period((6, 4)))
+    got = source.grid((64, 96), step=(4 / 64, 6 / 96))
+    assert_bits(got, expected)
+
+
+def test_wide_rows_cut_into_windows(render):
+    # Rows wider than the 2^14-sample window: filled in pieces, same bits.
+    expected = render("--source", "ridged", "--seed", "2", "--size", "40000x3",
+                      "--frequency", "1/300")
+    assert nf._noisefield.WINDOW < 40000
+    got = nf.Ridged(nf.Perlin(2)).grid((3, 40000), step=1 / 300)
+    assert_bits(got, expected)
+    got1 = nf.Ridged(nf.Perlin(2)).grid((3, 40000), step=1 / 300, threads=1)
+    assert_bits(got1, expected)
+
+
+def test_tall_grids_cut_into_windows(render):
+    # More rows (or a taller y axis in 3D) than a window: cut on that axis.
+    assert nf._noisefield.WINDOW < 17000
+    expected = render("--source", "billow", "--seed", "6", "--size", "3x20000",
+                      "--frequency", "1/300")
+    assert_bits(nf.Billow(nf.Perlin(6)).grid((20000, 3), step=1 / 300), expected)
+    expected3 = render("--source", "perlin", "--seed", "6", "--size", "3x17000x2",
+                       "--frequency", "1/300")
+    assert_bits(nf.Perlin(6).grid((2, 17000, 3), step=1 / 300, threads=2), expected3)
+
+
+@pytest.mark.parametrize("name,cls,extra", FRACTALS + [("perlin", None, {}), ("value", None, {})])
+def test_float64_points_equal_the_library(render, name, cls, extra):
+    # A grid with an x step above 1/3 gives exactly the bits of the
+    # library's fill2_f64 at its sample positions origin + i * step.
+    x0, y0, step, nx, ny = -7.3, 11.9, 0.61, 64, 48
+    flags = ["--source", name, "--seed", "9", "--size", f"{nx}x{ny}",
+             "--origin", f"{x0},{y0}", "--frequency", str(step)]
+    for k, v in extra.items():
+        flags += [f"--{k}", str(v)]
+    lattice = nf.Value(9) if name == "value" else nf.Perlin(9)
+    source = lattice if cls is None else cls(lattice, **extra)
+    xs = x0 + np.arange(nx, dtype=np.float64) * step
+    ys = y0 + np.arange(ny, dtype=np.float64) * step
+    assert_bits(source.noise2(xs[None, :], ys[:, None]), render(*flags))
+
+
+def test_float32_points_equal_the_library(render):
+    # Positions exact in float32: a lattice noise's fill2 gives fill2_f64's bits.
+    expected = render("--source", "perlin", "--seed", "4", "--size", "50x40",
+                      "--origin", "-3.25,1.5", "--frequency", "0.5")
+    xs = (-3.25 + 0.5 * np.arange(50)).astype(np.float32)
+    ys = (1.5 + 0.5 * np.arange(40)).astype(np.float32)
+    assert_bits(nf.Perlin(4).noise2(xs, ys[:, None]), expected)
+    # 3D (the row path ends at a 3/4 step): z slices of a volume.
+    expected3 = render("--source", "perlin", "--seed", "4", "--size", "20x10x6",
+                       "--origin", "-3.25,1.5,0.75", "--frequency", "1.25")
+    xs = (-3.25 + 1.25 * np.arange(20)).astype(np.float32)
+    ys = (1.5 + 1.25 * np.arange(10)).astype(np.float32)
+    zs = (0.75 + 1.25 * np.arange(6)).astype(np.float32)
+    got = nf.Perlin(4).noise3(xs, ys[:, None], zs[:, None, None])
+    assert_bits(got, expected3)
+
+
+SOURCES = [
+    nf.Perlin(1),
+    nf.Value(2, fade="cosine"),
+    nf.Fbm(nf.Perlin(3), octaves=4),
+    nf.Ridged(nf.Value(4)),
+    nf.Marble(nf.Perlin(5).with_period(8), octaves=3),
+]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=repr)
+@pytest.mark.parametrize("shape", [(1000,), (37, 53), (9, 17, 21), (3, 4, 5, 6)])
+def test_windows_threads_levels_equal_the_whole(source, shape):
+    step = [0.07, 0.013, 0.21, 0.05][: len(shape)]
+    origin = [-1.5, 2.0, 100.25, 7.0][: len(shape)]
+    whole = source.grid(shape, origin=origin, step=step)
+    assert_bits(source.grid(shape, origin=origin, step=step, threads=1), whole)
+    assert_bits(source.grid(shape, origin=origin, step=step, threads=3), whole)
+    rng = np.random.default_rng(len(shape))
+    for _ in range(5):
+        lo = [int(rng.integers(0, n)) for n in shape]
+        hi = [int(rng.integers(a + 1, n + 1)) for a, n in zip(lo, shape)]
+        window = tuple(slice(a, b) for a, b in zip(lo, hi))
+        assert_bits(source.grid(shape, origin=origin, step=step, window=window), whole[window])
+    for level in nf.available_levels():
+        assert_bits(source.with_level(level).grid(shape, origin=origin, step=step), whole)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=repr)
+def test_points_threads_and_levels(source):
+    rng = np.random.default_rng(0)
+    pts = rng.uniform(-300, 300, size=(3, 100_003)).astype(np.float32)
+    one = source.noise3(*pts, threads=1)
+    assert_bits(source.noise3(*pts), one)
+    assert_bits(source.noise3(*pts, threads=2), one)
+    for level in nf.available_levels():
+        assert_bits(source.with_level(level).noise3(*pts, threads=1), one)
+    # The Rust library's identity for Ken's table: 2D is the z = 0 slice of 3D.
+    ken = nf.Perlin.reference()
+    np.testing.assert_array_equal(ken.noise2(pts[0], pts[1]), ken.noise3(pts[0], pts[1], 0.0))
+
+
+def test_derivatives_match_values_and_slopes():
+    for source in (nf.Perlin(3), nf.Value(3), nf.Fbm(nf.Perlin(3), octaves=3)):
+        rng = np.random.default_rng(1)
+        x, y, z = rng.uniform(-50, 50, size=(3, 2000)).astype(np.float32)
+        v, (dx, dy, dz) = source.noise3_grad(x, y, z)
+        assert_bits(v, source.noise3(x, y, z))
+        h = 1e-3
+        x64, y64, z64 = (a.astype(np.float64) for a in (x, y, z))
+        slope = (source.noise3(x64 + h, y64, z64) - source.noise3(x64 - h, y64, z64)) / (2 * h)
+        assert np.median(np.abs(slope - dx)) < 1e-2
+        values, (gy, gx) = source.grid_grad((40, 50), origin=(0.5, -1.0), step=(0.05, 0.02))
+        assert_bits(values, source.noise2(-1.0 + 0.02 * np.arange(50.0),
+                                          (0.5 + 0.05 * np.arange(40.0))[:, None]))
+        num_x = (values[:, 2:] - values[:, :-2]) / 0.04
+        assert np.median(np.abs(num_x - gx[:, 1:-1])) < 0.05
+        wv, (wgy, wgx) = source.grid_grad((40, 50), origin=(0.5, -1.0), step=(0.05, 0.02),
+                                          window=np.s_[5:30, 7:9])
+        assert_bits(wv, values[5:30, 7:9])
+        assert_bits(wgx, gx[5:30, 7:9])
+        assert_bits(wgy, gy[5:30, 7:9])
