@@ -650,9 +650,30 @@ pub(crate) fn stage1(c: f64, period: u64) -> (u32, u32, f32) {
 /// same grid of steps). NaN and ±inf are returned as they are.
 #[inline]
 pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
+    /// Below this magnitude `c − q·period` is exact (see below).
+    const QUOTIENT_PATH: f64 = (1u64 << 50) as f64;
     // period ≤ 2⁶², so period as f64 and its half are exact.
-    if c.abs() < period as f64 * 0.5 || !c.is_finite() {
+    let p = period as f64;
+    let half = p * 0.5;
+    if c.abs() < half || !c.is_finite() {
         return c;
+    }
+    if c.abs() < QUOTIENT_PATH {
+        // Here period ≤ 2|c| < 2⁵¹, so q·p is an integer below 2⁵³ (exact)
+        // and c − q·p is a multiple of c's last place no larger than |c|:
+        // exact. The rounded quotient can be one too large only where the
+        // member is just below p/2 (then c − q·p is just above −p/2, still
+        // no larger than |c|), one too small only just above −p/2; the
+        // correction then lands on the member exactly.
+        let q = (c / p + 0.5).floor();
+        let r = c - q * p;
+        return if r < -half {
+            r + p
+        } else if r >= half {
+            r - p
+        } else {
+            r
+        };
     }
     let floor = c.floor();
     let fraction = c - floor;
@@ -848,6 +869,59 @@ mod tests {
             -((1u64 << 61) as f64)
         );
         assert!(centre_in_period(f64::NAN, 5).is_nan());
+        // Random f64s (full mantissas, 2⁻¹⁸ ≤ |c| < 2⁵⁰) and periods against
+        // exact integer arithmetic in units of 2⁻⁷⁰: the member is exact.
+        let mut z = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut v = z;
+            v = (v ^ (v >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            v = (v ^ (v >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            v ^ (v >> 31)
+        };
+        for _ in 0..200_000 {
+            let bits = next();
+            let exponent = 1023 - 18 + bits % 68; // 2⁻¹⁸ ..= 2⁴⁹
+            let c = f64::from_bits((bits & (1 << 63)) | (exponent << 52) | (next() >> 12));
+            let c = if bits & 64 == 0 {
+                c
+            } else {
+                f64::from(c as f32)
+            };
+            let period = match bits >> 8 & 3 {
+                0 => 1 + next() % 16,
+                1 => 1 + next() % 100_000,
+                2 => 1 + next() % (1 << 40),
+                _ => 1 << (next() % 41),
+            };
+            let scale = (1u128 << 70) as f64;
+            let units = (c * scale) as i128; // exact: c is a multiple of 2⁻⁷⁰
+            let p = i128::from(period) << 70;
+            let want = (units + p / 2).rem_euclid(p) - p / 2;
+            let got = centre_in_period(c, period);
+            assert_eq!(got, want as f64 / scale, "c = {c:e}, period {period}");
+            // The whole-part path: 2⁵⁰ ≤ |c| < 2¹⁰⁰, multiples of 2⁻², exactly.
+            let big = f64::from_bits(
+                (bits & (1 << 63)) | ((1023 + 50 + next() % 50) << 52) | (next() >> 12),
+            );
+            let big_units = (big * 4.0) as i128;
+            let want = (big_units + 2 * i128::from(period)).rem_euclid(4 * i128::from(period))
+                - 2 * i128::from(period);
+            assert_eq!(
+                centre_in_period(big, period),
+                want as f64 / 4.0,
+                "c = {big:e}, period {period}"
+            );
+            let shifted = c + period as f64;
+            let shifted_units = shifted * scale;
+            if shifted_units.fract() == 0.0 && shifted_units as i128 - units == p {
+                assert_eq!(
+                    centre_in_period(shifted, period),
+                    got,
+                    "c = {c:e} + {period}"
+                );
+            }
+        }
         assert_eq!(centre_in_period(f64::INFINITY, 5), f64::INFINITY);
         assert_eq!(centre_in_period(f64::NEG_INFINITY, 5), f64::NEG_INFINITY);
     }
