@@ -261,17 +261,14 @@ impl GridAxis {
     /// The axis with every coordinate moved by whole periods into
     /// [−period/2, period/2), as [`F64Coords::centred`] moves it (the step,
     /// which picks the row path, is kept).
-    pub(crate) fn centred(&self, period: Option<u64>) -> GridAxis {
-        match period {
-            None => self.clone(),
-            Some(period) => GridAxis {
-                coords: self
-                    .coords
-                    .iter()
-                    .map(|&c| centre_in_period(c, period))
-                    .collect(),
-                step: self.step,
-            },
+    pub(crate) fn centred(&self, period: u64) -> GridAxis {
+        GridAxis {
+            coords: self
+                .coords
+                .iter()
+                .map(|&c| centre_in_period(c, period))
+                .collect(),
+            step: self.step,
         }
     }
 }

@@ -30,6 +30,8 @@
 //! within half a period of 0), so `c · fᵢ` rounds the same for `c` and
 //! `c + k·period`.
 
+use std::borrow::Cow;
+
 use crate::field::{Coords, Field, GradField, GradRequest, GridAxis, Request, canonical};
 use crate::kernel::{Dims, Noise, store_step};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
@@ -450,7 +452,10 @@ impl<N: Source> Field for Fractal<N> {
     {
         let d = &self.derived;
         let periods = self.source.periods(period_scale);
-        let centred: Vec<GridAxis> = (0..D).map(|a| axes[a].centred(periods[a])).collect();
+        // Only the periodic axes are moved (and copied).
+        let centred: Vec<Cow<'_, GridAxis>> = (0..D)
+            .map(|a| periods[a].map_or(Cow::Borrowed(&axes[a]), |p| Cow::Owned(axes[a].centred(p))))
+            .collect();
         let octaves = (0..d.octaves)
             .map(|i| {
                 let scaled: Vec<GridAxis> = if i == 0 {
