@@ -2,7 +2,7 @@
 //! polynomials (fades, their slopes, `sin`) the kernels evaluate with `+ − ×`
 //! only, so that every backend rounds them identically.
 
-use crate::simd::Simd;
+use crate::simd::{Lanes, Simd};
 
 /// How a lattice noise blends its corners: the curve `fade(t)` applied to
 /// the offset `t ∈ [0, 1]` inside a cell before each linear interpolation.
@@ -61,22 +61,22 @@ const COS_PI: [f32; 8] = [
 /// its bounds. The clamp keeps NaN (`min`/`max` return their second
 /// operand when unordered).
 #[inline(always)]
-pub(crate) fn sin_pi_reduced<S: Simd>(s: S, u: S::F) -> S::F {
+pub(crate) fn sin_pi_reduced<S: Simd, V: Lanes<S>>(s: S, u: V) -> V {
     let u2 = u * u;
-    let mut p = s.splat(SIN_PI[6]);
+    let mut p = V::splat(s, SIN_PI[6]);
     for c in SIN_PI[..6].iter().rev() {
-        p = p * u2 + s.splat(*c);
+        p = p * u2 + V::splat(s, *c);
     }
-    s.max(s.splat(-1.0), s.min(s.splat(1.0), p * u))
+    V::max(s, V::splat(s, -1.0), V::min(s, V::splat(s, 1.0), p * u))
 }
 
 /// `cos(πu)` for |u| ≤ ½.
 #[inline(always)]
-fn cos_pi_reduced<S: Simd>(s: S, u: S::F) -> S::F {
+fn cos_pi_reduced<S: Simd, V: Lanes<S>>(s: S, u: V) -> V {
     let u2 = u * u;
-    let mut p = s.splat(COS_PI[7]);
+    let mut p = V::splat(s, COS_PI[7]);
     for c in COS_PI[..7].iter().rev() {
-        p = p * u2 + s.splat(*c);
+        p = p * u2 + V::splat(s, *c);
     }
     p
 }
@@ -101,7 +101,7 @@ pub(crate) fn sin<S: Simd>(s: S, x: S::F) -> S::F {
 /// `fade(t)` for `t ∈ [0, 1]`, in [0, 1]: a lerp with it is a convex
 /// combination, so value noise stays in [−1, 1].
 #[inline(always)]
-pub(crate) fn fade<S: Simd>(s: S, kind: Fade, t: S::F) -> S::F {
+pub(crate) fn fade<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
     match kind {
         Fade::Quintic => {
             let t3 = t * t * t;
@@ -109,24 +109,31 @@ pub(crate) fn fade<S: Simd>(s: S, kind: Fade, t: S::F) -> S::F {
             // rounds up to 1 + 1.1e-6; the min keeps it at most 1 (a NaN
             // stays NaN). Cubic and Linear never exceed 1 in f32 (checked
             // for every f32 in [0, 1]); Cosine is clamped in `sin_pi_reduced`.
-            s.min(
-                s.splat(1.0),
-                t3 * (t * (t * s.splat(6.0) - s.splat(15.0)) + s.splat(10.0)),
+            V::min(
+                s,
+                V::splat(s, 1.0),
+                t3 * (t * (t * V::splat(s, 6.0) - V::splat(s, 15.0)) + V::splat(s, 10.0)),
             )
         }
-        Fade::Cubic => t * t * (s.splat(3.0) - t * s.splat(2.0)),
-        Fade::Cosine => s.splat(0.5) + s.splat(0.5) * sin_pi_reduced(s, t - s.splat(0.5)),
+        Fade::Cubic => t * t * (V::splat(s, 3.0) - t * V::splat(s, 2.0)),
+        Fade::Cosine => {
+            V::splat(s, 0.5) + V::splat(s, 0.5) * sin_pi_reduced(s, t - V::splat(s, 0.5))
+        }
         Fade::Linear => t,
     }
 }
 
 /// `fade′(t)`, the slope of the curve, for `t ∈ [0, 1]`.
 #[inline(always)]
-pub(crate) fn fade_slope<S: Simd>(s: S, kind: Fade, t: S::F) -> S::F {
+pub(crate) fn fade_slope<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
     match kind {
-        Fade::Quintic => t * t * (t * (t * s.splat(30.0) - s.splat(60.0)) + s.splat(30.0)),
-        Fade::Cubic => t * (s.splat(6.0) - t * s.splat(6.0)),
-        Fade::Cosine => s.splat(std::f32::consts::FRAC_PI_2) * cos_pi_reduced(s, t - s.splat(0.5)),
-        Fade::Linear => s.splat(1.0),
+        Fade::Quintic => {
+            t * t * (t * (t * V::splat(s, 30.0) - V::splat(s, 60.0)) + V::splat(s, 30.0))
+        }
+        Fade::Cubic => t * (V::splat(s, 6.0) - t * V::splat(s, 6.0)),
+        Fade::Cosine => {
+            V::splat(s, std::f32::consts::FRAC_PI_2) * cos_pi_reduced(s, t - V::splat(s, 0.5))
+        }
+        Fade::Linear => V::splat(s, 1.0),
     }
 }

@@ -18,7 +18,6 @@
 //! sealed supertraits of [`crate::Source`] and [`crate::Differentiable`].
 
 use crate::error::check_lengths;
-use crate::fade::fade;
 use crate::fractal::Fractal;
 use crate::grid::Grid;
 use crate::kernel::{
@@ -49,12 +48,14 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// that the octaves a fractal scales from it repeat exactly.
     fn centred(&self, s: S, periods: &[Option<u64>; 4]) -> Self;
     /// Stage 1 on every axis for hash mode `H`; `periods` (cells, per
-    /// axis) when periodic.
+    /// axis) when periodic; `fresh` for stage 2 with `FRESH` (see
+    /// [`Axis::new`]).
     fn axes<H: LatticeHash>(
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
         curve: Fade,
+        fresh: bool,
     ) -> [Axis<S, H>; D];
     /// The x coordinates as `f32`.
     fn x(&self, s: S) -> S::F;
@@ -81,21 +82,20 @@ fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u32, u32, f32) {
 /// (exact for any period). Both give the cells [`stage1`] gives, and the
 /// offset `c − floor(c)` is exact in `f32`, so the paths agree bit for bit.
 #[inline(always)]
-fn periodic_axis<S: Simd, H: LatticeHash>(s: S, c: S::F, period: u64, curve: Fade) -> Axis<S, H> {
+fn periodic_axis<S: Simd, H: LatticeHash>(
+    s: S,
+    c: S::F,
+    period: u64,
+    curve: Fade,
+    fresh: bool,
+) -> Axis<S, H> {
     if period == H::NATURAL_PERIOD {
         // An axis left unperiodic.
-        return axis(s, c, curve);
+        return axis(s, c, curve, fresh);
     }
     let floor = s.floor(c);
-    if let Some((c0, c1)) = H::periodic_cells(s, floor, period) {
-        let t0 = c - floor;
-        return Axis {
-            c0,
-            c1,
-            t0,
-            t1: t0 - s.splat(1.0),
-            fade: fade(s, curve, t0),
-        };
+    if let Some(cells) = H::periodic_cells(s, floor, period) {
+        return Axis::new(s, cells, c - floor, curve, fresh);
     }
     let mut lanes = [0.0f32; MAX_LANES];
     let (mut c0, mut c1, mut t0) = ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
@@ -103,7 +103,7 @@ fn periodic_axis<S: Simd, H: LatticeHash>(s: S, c: S::F, period: u64, curve: Fad
     for i in 0..S::LANES {
         (c0[i], c1[i], t0[i]) = stage1_lane::<S>(f64::from(lanes[i]), period);
     }
-    staged_axis(s, &c0, &c1, &t0, curve)
+    staged_axis(s, &c0, &c1, &t0, curve, fresh)
 }
 
 /// Coordinates as `f32` vectors: stage 1 in vector `f32` (periodic too,
@@ -153,17 +153,18 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         s: S,
         periods: Option<&[u64; 4]>,
         curve: Fade,
+        fresh: bool,
     ) -> [Axis<S, H>; D] {
-        let mut axes = [axis::<S, H>(s, self.0[0], curve); D];
+        let mut axes = [axis::<S, H>(s, self.0[0], curve, fresh); D];
         match periods {
             None => {
                 for d in 1..D {
-                    axes[d] = axis(s, self.0[d], curve);
+                    axes[d] = axis(s, self.0[d], curve, fresh);
                 }
             }
             Some(periods) => {
                 for d in 0..D {
-                    axes[d] = periodic_axis(s, self.0[d], periods[d], curve);
+                    axes[d] = periodic_axis(s, self.0[d], periods[d], curve, fresh);
                 }
             }
         }
@@ -213,15 +214,16 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         s: S,
         periods: Option<&[u64; 4]>,
         curve: Fade,
+        fresh: bool,
     ) -> [Axis<S, H>; D] {
         let (mut c0, mut c1, mut t0) = ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
-        let mut axes = [axis::<S, H>(s, s.splat(0.0), curve); D];
+        let mut axes = [axis::<S, H>(s, s.splat(0.0), curve, fresh); D];
         for d in 0..D {
             let period = periods.map_or(H::NATURAL_PERIOD, |p| p[d]);
             for i in 0..S::LANES {
                 (c0[i], c1[i], t0[i]) = stage1_lane::<S>(self.0[d][i], period);
             }
-            axes[d] = staged_axis(s, &c0, &c1, &t0, curve);
+            axes[d] = staged_axis(s, &c0, &c1, &t0, curve, fresh);
         }
         axes
     }

@@ -205,8 +205,8 @@ fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, c
         ($($curve:ident),+) => {
             match (lattice.scaled_periods(period_scale), lattice.curve) {
                 $(
-                    (None, Fade::$curve) => c.axes::<H>(s, None, Fade::$curve),
-                    (Some(p), Fade::$curve) => c.axes::<H>(s, Some(&p), Fade::$curve),
+                    (None, Fade::$curve) => c.axes::<H>(s, None, Fade::$curve, false),
+                    (Some(p), Fade::$curve) => c.axes::<H>(s, Some(&p), Fade::$curve, false),
                 )+
             }
         };
@@ -397,11 +397,27 @@ where
         match r {
             LatticeReady::Table(p) => {
                 let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
-                Noise::eval::<S, K, PermutationHash>(s, p, &axes)
+                Noise::eval::<S, K, PermutationHash, false, false>(s, p, &axes)
             }
             LatticeReady::Coordinates(key) => {
-                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
-                Noise::eval::<S, K, CoordinateHash>(s, key, &axes)
+                type H = CoordinateHash;
+                if lattice.curve == Fade::Quintic {
+                    // The default fade: stage 2 makes the fades (and, with
+                    // no period, the upper cells) per part, where they are
+                    // used (see `Dims::eval`).
+                    return match lattice.scaled_periods(period_scale) {
+                        None => {
+                            let axes = c.axes::<H>(s, None, Fade::Quintic, true);
+                            Noise::eval::<S, K, H, true, true>(s, key, &axes)
+                        }
+                        Some(p) => {
+                            let axes = c.axes::<H>(s, Some(&p), Fade::Quintic, true);
+                            Noise::eval::<S, K, H, true, false>(s, key, &axes)
+                        }
+                    };
+                }
+                let axes = stage1_axes::<K, H, S, C, D>(lattice, s, c, period_scale);
+                Noise::eval::<S, K, H, false, false>(s, key, &axes)
             }
         }
     }

@@ -76,8 +76,11 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
         cells: &CellPairs<S, Self, D>,
     ) -> Self::Step<S>;
     /// Part `k`'s hashes of the `2^D` corners (corner index bit `a` = upper
-    /// cell on axis `a`); the remaining entries are unspecified.
-    fn part_hashes<S: Simd, const D: usize>(
+    /// cell on axis `a`); the remaining entries are unspecified. With
+    /// `NEXT`, the caller promises that every upper cell is its lower cell
+    /// plus one (see [`Dims::eval`](super::Dims::eval)), and a mode may
+    /// compute them here instead of reading them.
+    fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         r: &Self::Ready<'_, S>,
         step: &Self::Step<S>,
@@ -178,7 +181,7 @@ impl LatticeHash for PermutationHash {
     }
 
     #[inline(always)]
-    fn part_hashes<S: Simd, const D: usize>(
+    fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         _: &S::Perm<'_>,
         step: &[S::I; 16],
@@ -360,7 +363,7 @@ impl LatticeHash for CoordinateHash {
     }
 
     #[inline(always)]
-    fn part_hashes<S: Simd, const D: usize>(
+    fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         seed: &S::UP,
         step: &[(S::U, S::U); 4],
@@ -369,8 +372,14 @@ impl LatticeHash for CoordinateHash {
         // Combined keys of the lower axes' corners, extended axis by axis.
         let mut v = [*seed; 16];
         for (a, &(c0, c1)) in step.iter().enumerate().take(D) {
-            let k0 = axis_key(s, s.u32_part(c0, k), a);
-            let k1 = axis_key(s, s.u32_part(c1, k), a);
+            let lower = s.u32_part(c0, k);
+            let upper = if NEXT {
+                s.add_u32(lower, s.splat_u32(1))
+            } else {
+                s.u32_part(c1, k)
+            };
+            let k0 = axis_key(s, lower, a);
+            let k1 = axis_key(s, upper, a);
             let n = 1 << a;
             for i in 0..n {
                 v[i + n] = s.xor_u32(v[i], k1);
@@ -508,8 +517,8 @@ mod tests {
                     (c[2], 9),
                     (c[3], c[3]),
                 ];
-                let h4 = CoordinateHash::part_hashes::<Scalar, 4>(s, &key, &step, 0);
-                let h2 = CoordinateHash::part_hashes::<Scalar, 2>(s, &key, &step, 0);
+                let h4 = CoordinateHash::part_hashes::<Scalar, 4, false>(s, &key, &step, 0);
+                let h2 = CoordinateHash::part_hashes::<Scalar, 2, false>(s, &key, &step, 0);
                 for corner in 0..16 {
                     let pick = |a: usize| {
                         if corner >> a & 1 == 1 {

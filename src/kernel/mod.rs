@@ -70,6 +70,7 @@ macro_rules! for_each_part {
     }};
 }
 pub(crate) use for_each_part;
+
 pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, RowAxis};
 
 /// Ken Perlin's 16 gradients (12 cube edges, 4 repeated) by component.
@@ -147,17 +148,39 @@ impl<S: Simd, H: LatticeHash> Clone for Axis<S, H> {
 impl<S: Simd, H: LatticeHash> Copy for Axis<S, H> {}
 
 /// Stage 1 in `f32`: cell `floor(c)` (mod the natural period), next cell.
+/// `fresh`: for stage 2 with `FRESH` (see [`Axis::new`]).
 #[inline(always)]
-pub(crate) fn axis<S: Simd, H: LatticeHash>(s: S, c: S::F, curve: Fade) -> Axis<S, H> {
+pub(crate) fn axis<S: Simd, H: LatticeHash>(s: S, c: S::F, curve: Fade, fresh: bool) -> Axis<S, H> {
     let floor = s.floor(c);
-    let t0 = c - floor;
-    let (c0, c1) = H::cells(s, floor);
-    Axis {
-        c0,
-        c1,
-        t0,
-        t1: t0 - s.splat(1.0),
-        fade: fade(s, curve, t0),
+    Axis::new(s, H::cells(s, floor), c - floor, curve, fresh)
+}
+
+impl<S: Simd, H: LatticeHash> Axis<S, H> {
+    /// The axis of cells `(c0, c1)` and offsets `t0`. With `fresh` (for
+    /// [`Dims::eval`] with `FRESH`), `t1` and `fade` hold the offset as
+    /// placeholders: stage 2 makes them per part. (Made here too, the
+    /// optimiser would find the same values in stage 2 and keep these for
+    /// the whole step.)
+    #[inline(always)]
+    pub(crate) fn new(
+        s: S,
+        (c0, c1): (H::Cell<S>, H::Cell<S>),
+        t0: S::F,
+        curve: Fade,
+        fresh: bool,
+    ) -> Axis<S, H> {
+        let (t1, fade) = if fresh {
+            (t0, t0)
+        } else {
+            (t0 - s.splat(1.0), fade(s, curve, t0))
+        };
+        Axis {
+            c0,
+            c1,
+            t0,
+            t1,
+            fade,
+        }
     }
 }
 
@@ -173,12 +196,24 @@ struct Part<S: Simd> {
     fade: S::P,
 }
 
+/// Part `k` of axis `a`: stage 1's values, or with `FRESH` the offset
+/// minus one and the quintic fade made here from the offset (see
+/// [`Dims::eval`]; the same operations on the same lanes, so the same bits).
 #[inline(always)]
-fn part<S: Simd, H: LatticeHash>(s: S, a: &Axis<S, H>, k: usize) -> Part<S> {
-    Part {
-        t0: s.part(a.t0, k),
-        t1: s.part(a.t1, k),
-        fade: s.part(a.fade, k),
+fn part<S: Simd, H: LatticeHash, const FRESH: bool>(s: S, a: &Axis<S, H>, k: usize) -> Part<S> {
+    let t0 = s.part(a.t0, k);
+    if FRESH {
+        Part {
+            t0,
+            t1: t0 - splat_part(s, 1.0),
+            fade: fade(s, Fade::Quintic, t0),
+        }
+    } else {
+        Part {
+            t0,
+            t1: s.part(a.t1, k),
+            fade: s.part(a.fade, k),
+        }
     }
 }
 
@@ -301,7 +336,7 @@ impl Kind for ValueKind {
 
 /// 1D: the lerp of the two corners.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash>(
+pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
@@ -309,8 +344,8 @@ pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash>(
     let step = H::step::<S, 1>(s, r, &[(x.c0, x.c1)]);
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 1>(s, r, &step, k);
-        let x = part(s, x, k);
+        let g = H::part_hashes::<S, 1, NEXT>(s, r, &step, k);
+        let x = part::<S, H, FRESH>(s, x, k);
         let n = lerp(
             x.fade,
             K::corner::<S, H, 1>(s, g[0], [x.t0]),
@@ -323,7 +358,7 @@ pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash>(
 
 /// 2D: corners at index i + 2j, blended along x, then y.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash>(
+pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
@@ -332,8 +367,8 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash>(
     let step = H::step::<S, 2>(s, r, &[(x.c0, x.c1), (y.c0, y.c1)]);
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let c = H::part_hashes::<S, 2>(s, r, &step, k);
-        let (xp, yp) = (part(s, x, k), part(s, y, k));
+        let c = H::part_hashes::<S, 2, NEXT>(s, r, &step, k);
+        let (xp, yp) = (part::<S, H, FRESH>(s, x, k), part::<S, H, FRESH>(s, y, k));
         let n = lerp(
             yp.fade,
             lerp(
@@ -365,7 +400,7 @@ fn trilinear<S: Simd>(x: &Part<S>, y: &Part<S>, z: &Part<S>, c: [S::P; 8]) -> S:
 
 /// 3D: Ken Perlin's improved noise (with `GradientKind` and the permutation).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash>(
+pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
@@ -376,9 +411,13 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash>(
     // Any step value: every part is overwritten below.
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let (xp, yp, zp) = (part(s, x, k), part(s, y, k), part(s, z, k));
+        let (xp, yp, zp) = (
+            part::<S, H, FRESH>(s, x, k),
+            part::<S, H, FRESH>(s, y, k),
+            part::<S, H, FRESH>(s, z, k),
+        );
         let (x0, x1, y0, y1, z0, z1) = (xp.t0, xp.t1, yp.t0, yp.t1, zp.t0, zp.t1);
-        let g = H::part_hashes::<S, 3>(s, r, &step, k);
+        let g = H::part_hashes::<S, 3, NEXT>(s, r, &step, k);
         let corners = [
             K::corner::<S, H, 3>(s, g[0], [x0, y0, z0]),
             K::corner::<S, H, 3>(s, g[1], [x1, y0, z0]),
@@ -420,7 +459,7 @@ fn cube4<S: Simd, K: Kind, H: LatticeHash>(
 
 /// 4D: 16 corners at i + 2j + 4k + 8l, two cubes blended along w.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash>(
+pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
     s: S,
     r: &H::Ready<'_, S>,
     a: &[Axis<S, H>; 4],
@@ -429,8 +468,13 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash>(
     let [x, y, z, w] = a;
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 4>(s, r, &step, k);
-        let (xp, yp, zp, wp) = (part(s, x, k), part(s, y, k), part(s, z, k), part(s, w, k));
+        let g = H::part_hashes::<S, 4, NEXT>(s, r, &step, k);
+        let (xp, yp, zp, wp) = (
+            part::<S, H, FRESH>(s, x, k),
+            part::<S, H, FRESH>(s, y, k),
+            part::<S, H, FRESH>(s, z, k),
+            part::<S, H, FRESH>(s, w, k),
+        );
         let parts = [xp, yp, zp];
         let near = cube4::<S, K, H>(s, &g[..8], &parts, wp.t0);
         let far = cube4::<S, K, H>(s, &g[8..], &parts, wp.t1);
@@ -484,11 +528,11 @@ fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, D>(s, r, &step, k);
-        let mut parts = [part(s, &axes[0], k); D];
+        let g = H::part_hashes::<S, D, false>(s, r, &step, k);
+        let mut parts = [part::<S, H, false>(s, &axes[0], k); D];
         let mut dt = [s.part(slope[0], k); D];
         for a in 1..D {
-            parts[a] = part(s, &axes[a], k);
+            parts[a] = part::<S, H, false>(s, &axes[a], k);
             dt[a] = s.part(slope[a], k);
         }
         let zero = Dual {
@@ -533,7 +577,16 @@ fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 /// without the shim's target features and need not inline, leaving every
 /// intrinsic an out-of-line call.
 pub trait Dims<const D: usize> {
-    fn eval<S: Simd, K: Kind, H: LatticeHash>(
+    /// The noise at one step. With `FRESH`, stage 2 makes each axis's
+    /// offset minus one and (quintic) fade per part from the offset, where
+    /// they are used, and with `NEXT` the upper cells as the lower plus one
+    /// (the full-coordinate hash; the permutation hash reads its stage-1
+    /// cells either way): stage 1 and 2 then keep far fewer values alive
+    /// across the step (the whole-step values of 3 or 4 axes outgrow the
+    /// register file). Callers pass them only where that gives the same
+    /// bits: `FRESH` for the quintic fade (stage 1 made with `fresh`),
+    /// `NEXT` where no axis has a period.
+    fn eval<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
         s: S,
         r: &H::Ready<'_, S>,
         axes: &[Axis<S, H>; D],
@@ -553,7 +606,7 @@ macro_rules! dims {
     ($d:literal, |$s:ident, $r:ident, $a:ident| $eval:expr) => {
         impl Dims<$d> for Noise {
             #[inline(always)]
-            fn eval<S: Simd, K: Kind, H: LatticeHash>(
+            fn eval<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
                 $s: S,
                 $r: &H::Ready<'_, S>,
                 $a: &[Axis<S, H>; $d],
@@ -572,12 +625,16 @@ macro_rules! dims {
         }
     };
 }
-dims!(1, |s, r, a| noise1_axes::<S, K, H>(s, r, &a[0]));
-dims!(2, |s, r, a| noise2_axes::<S, K, H>(s, r, &a[0], &a[1]));
-dims!(3, |s, r, a| noise3_axes::<S, K, H>(
+dims!(1, |s, r, a| noise1_axes::<S, K, H, FRESH, NEXT>(
+    s, r, &a[0]
+));
+dims!(2, |s, r, a| noise2_axes::<S, K, H, FRESH, NEXT>(
+    s, r, &a[0], &a[1]
+));
+dims!(3, |s, r, a| noise3_axes::<S, K, H, FRESH, NEXT>(
     s, r, &a[0], &a[1], &a[2]
 ));
-dims!(4, |s, r, a| noise4_axes::<S, K, H>(s, r, a));
+dims!(4, |s, r, a| noise4_axes::<S, K, H, FRESH, NEXT>(s, r, a));
 
 /// Stores a step into `dst`: `LANES` values, or fewer for the last, partial
 /// step (through a padded buffer).
@@ -712,7 +769,7 @@ fn lattice_mod(floor: f64, period: u64) -> u64 {
 }
 
 /// Stage 1 results (cells, next cells, offsets) of one axis as a vector
-/// axis; the offset minus one and the fade are computed as in [`axis`].
+/// axis, as [`axis`] makes it.
 #[inline(always)]
 pub(crate) fn staged_axis<S: Simd, H: LatticeHash>(
     s: S,
@@ -720,16 +777,9 @@ pub(crate) fn staged_axis<S: Simd, H: LatticeHash>(
     c1: &[u32],
     t0: &[f32],
     curve: Fade,
+    fresh: bool,
 ) -> Axis<S, H> {
-    let t = s.load(t0);
-    let (c0, c1) = H::staged(s, c0, c1);
-    Axis {
-        c0,
-        c1,
-        t0: t,
-        t1: t - s.splat(1.0),
-        fade: fade(s, curve, t),
-    }
+    Axis::new(s, H::staged(s, c0, c1), s.load(t0), curve, fresh)
 }
 
 /// Stage 1 of every sample of one grid axis (computed once per fill, in
@@ -821,8 +871,8 @@ where
             }
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = k * n;
-                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve);
-                let v = Noise::eval::<S, K, H>(s, r, &all);
+                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve, false);
+                let v = Noise::eval::<S, K, H, false, false>(s, r, &all);
                 store_step(s, v, dst);
             }
         }

@@ -10,7 +10,7 @@
 //! tables (the 1D slopes) go through `vpermps` on widened hashes.
 
 use super::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
-use crate::simd::{PermTable, Simd};
+use crate::simd::{Lanes, PermTable, Simd, step_lanes};
 use core::arch::x86_64::*;
 
 job_shim!(Avx2, "avx2");
@@ -145,6 +145,26 @@ impl Avx2 {
             };
             _mm256_cvtepi8_epi32(quarter)
         }
+    }
+}
+
+step_lanes!(Avx2, F32x32);
+
+impl Lanes<Avx2> for F32x8 {
+    #[inline(always)]
+    fn splat(_: Avx2, v: f32) -> F32x8 {
+        // SAFETY: the token proves AVX2 (hence AVX).
+        F32x8(unsafe { _mm256_set1_ps(v) })
+    }
+    #[inline(always)]
+    fn min(_: Avx2, a: F32x8, b: F32x8) -> F32x8 {
+        // SAFETY: the token proves AVX2 (vminps is AVX).
+        F32x8(unsafe { _mm256_min_ps(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn max(_: Avx2, a: F32x8, b: F32x8) -> F32x8 {
+        // SAFETY: the token proves AVX2 (vmaxps is AVX).
+        F32x8(unsafe { _mm256_max_ps(a.0, b.0) })
     }
 }
 

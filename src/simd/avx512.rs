@@ -11,7 +11,7 @@
 //! read the gradient components: no shuffle is spent on spreading bytes.
 
 use super::backend::{each_vector, job_shim, step_ops, vector_ops};
-use crate::simd::{PermTable, Simd};
+use crate::simd::{Lanes, PermTable, Simd, step_lanes};
 use core::arch::x86_64::*;
 
 job_shim!(Avx512, "avx512f,avx512bw,avx512vbmi,avx2");
@@ -115,6 +115,26 @@ const INTERLEAVE: Bytes = Bytes({
 
 /// Bytes 2 and 3 of every dword: the ones the second pair of vectors fills.
 const SECOND_PAIR: u64 = 0xCCCC_CCCC_CCCC_CCCC;
+
+step_lanes!(Avx512, F32x64);
+
+impl Lanes<Avx512> for F32x16 {
+    #[inline(always)]
+    fn splat(_: Avx512, v: f32) -> F32x16 {
+        // SAFETY: the token proves AVX-512F.
+        F32x16(unsafe { _mm512_set1_ps(v) })
+    }
+    #[inline(always)]
+    fn min(_: Avx512, a: F32x16, b: F32x16) -> F32x16 {
+        // SAFETY: the token proves AVX-512F.
+        F32x16(unsafe { _mm512_min_ps(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn max(_: Avx512, a: F32x16, b: F32x16) -> F32x16 {
+        // SAFETY: the token proves AVX-512F.
+        F32x16(unsafe { _mm512_max_ps(a.0, b.0) })
+    }
+}
 
 impl Simd for Avx512 {
     const LANES: usize = 16 * VECTORS;

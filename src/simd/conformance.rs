@@ -11,7 +11,7 @@
 //! `byte_value` for the byte lanes (`h mod 256`), and `top24` of a 32-bit
 //! lane and of the lane times 256 (its bits 8–31 and 0–23).
 
-use super::{Job, PermTable, Simd, StepJob, dispatch, scalar::Scalar};
+use super::{Job, Lanes, PermTable, Simd, StepJob, dispatch, scalar::Scalar};
 use crate::Level;
 
 /// Every step size divides this (`MAX_LANES`).
@@ -261,6 +261,21 @@ fn observe<S: Simd>(s: S) -> Observed {
         o.put("abs", step_bits(s, s.abs(a)));
         o.put("min", step_bits(s, s.min(a, b)));
         o.put("max", step_bits(s, s.max(a, b)));
+        // `Lanes`, on steps and on parts.
+        o.put("Lanes min", step_bits(s, <S::F as Lanes<S>>::min(s, a, b)));
+        o.put("Lanes max", step_bits(s, <S::F as Lanes<S>>::max(s, a, b)));
+        o.put(
+            "Lanes part min",
+            parts_bits(s, |k| Lanes::min(s, s.part(a, k), s.part(b, k))),
+        );
+        o.put(
+            "Lanes part max",
+            parts_bits(s, |k| Lanes::max(s, s.part(a, k), s.part(b, k))),
+        );
+        o.put(
+            "Lanes part splat",
+            parts_bits(s, |_| <S::P as Lanes<S>>::splat(s, f32::from_bits(0x8000_0001))),
+        );
         o.put(
             "canonical_nan",
             parts_bits(s, |k| s.canonical_nan(s.part(a, k))),

@@ -77,6 +77,39 @@ impl PermTable {
     }
 }
 
+/// Float lanes at level `S`, a whole step ([`Simd::F`]) or one part
+/// ([`Simd::P`]): what code written once for both (the fade curves) needs.
+/// `min` and `max` keep [`Simd::min`]'s and [`Simd::max`]'s contract.
+pub trait Lanes<S>: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+    /// `v` on every lane.
+    fn splat(s: S, v: f32) -> Self;
+    /// `if a < b { a } else { b }` per lane.
+    fn min(s: S, a: Self, b: Self) -> Self;
+    /// `if a > b { a } else { b }` per lane.
+    fn max(s: S, a: Self, b: Self) -> Self;
+}
+
+/// [`Lanes`] for a step type by the token's step methods.
+macro_rules! step_lanes {
+    ($token:ty, $ty:ty) => {
+        impl crate::simd::Lanes<$token> for $ty {
+            #[inline(always)]
+            fn splat(s: $token, v: f32) -> $ty {
+                crate::simd::Simd::splat(s, v)
+            }
+            #[inline(always)]
+            fn min(s: $token, a: $ty, b: $ty) -> $ty {
+                crate::simd::Simd::min(s, a, b)
+            }
+            #[inline(always)]
+            fn max(s: $token, a: $ty, b: $ty) -> $ty {
+                crate::simd::Simd::max(s, a, b)
+            }
+        }
+    };
+}
+pub(crate) use step_lanes;
+
 /// Lane-wise operations of one backend. See the module docs for the contract.
 ///
 /// A kernel step covers `LANES` points: `PARTS` float registers (`P`), held
@@ -90,9 +123,9 @@ pub trait Simd: Copy {
     /// Float registers per step.
     const PARTS: usize;
     /// `LANES` × `f32`.
-    type F: Copy + Add<Output = Self::F> + Sub<Output = Self::F> + Mul<Output = Self::F>;
+    type F: Lanes<Self>;
     /// One part: `LANES / PARTS` × `f32`.
-    type P: Copy + Add<Output = Self::P> + Sub<Output = Self::P> + Mul<Output = Self::P>;
+    type P: Lanes<Self>;
     /// `LANES` lattice indices or hashes, used only mod 256 (wrapping adds).
     type I: Copy + Add<Output = Self::I>;
     /// The hashes of one part, in the form table reads take.

@@ -11,7 +11,7 @@
 //! 0, 1) are signed bytes: one `tbl` serves the 16 points, widened per part.
 
 use super::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
-use crate::simd::{PermTable, Simd};
+use crate::simd::{Lanes, PermTable, Simd, step_lanes};
 use core::arch::aarch64::*;
 
 job_shim!(Neon, "neon");
@@ -156,6 +156,26 @@ impl Neon {
     fn in_i32_range(self, v: float32x4_t) -> uint32x4_t {
         // SAFETY: the token proves NEON.
         unsafe { vcaltq_f32(v, vdupq_n_f32(I32_RANGE)) }
+    }
+}
+
+step_lanes!(Neon, F32x16);
+
+impl Lanes<Neon> for F32x4 {
+    #[inline(always)]
+    fn splat(_: Neon, v: f32) -> F32x4 {
+        // SAFETY: the token proves NEON.
+        F32x4(unsafe { vdupq_n_f32(v) })
+    }
+    #[inline(always)]
+    fn min(_: Neon, a: F32x4, b: F32x4) -> F32x4 {
+        // SAFETY: the token proves NEON. A select on `a < b`, as `Simd::min`.
+        F32x4(unsafe { vbslq_f32(vcltq_f32(a.0, b.0), a.0, b.0) })
+    }
+    #[inline(always)]
+    fn max(_: Neon, a: F32x4, b: F32x4) -> F32x4 {
+        // SAFETY: the token proves NEON. A select on `a > b`, as `Simd::max`.
+        F32x4(unsafe { vbslq_f32(vcgtq_f32(a.0, b.0), a.0, b.0) })
     }
 }
 

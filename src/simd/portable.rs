@@ -7,7 +7,7 @@
 //! SSE4.1, so this backend floors with integer truncation instead (exact, see
 //! [`Portable::floor`]). Table reads go lane by lane.
 
-use super::{PermTable, Simd};
+use super::{PermTable, Simd, step_lanes};
 use wide::{f32x8, i32x8, u32x8};
 
 /// Token of the portable backend; always available.
@@ -19,6 +19,8 @@ const INTEGRAL: f32 = 8_388_608.0;
 
 /// 2³¹: the first magnitude an `i32` cannot hold.
 const I32_RANGE: f32 = 2_147_483_648.0;
+
+step_lanes!(Portable, f32x8);
 
 impl Simd for Portable {
     const LANES: usize = 8;

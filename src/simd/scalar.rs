@@ -1,7 +1,7 @@
 //! The one-lane backend: plain `f32`. It is the definition the vector
 //! backends are tested against, and what `noise1..4` run.
 
-use super::{PermTable, Simd};
+use super::{PermTable, Simd, step_lanes};
 
 /// Token of the scalar backend; always available.
 #[derive(Clone, Copy, Debug)]
@@ -9,6 +9,8 @@ pub(crate) struct Scalar;
 
 /// 2³¹: the first magnitude an `i32` cannot hold.
 const I32_RANGE: f32 = 2_147_483_648.0;
+
+step_lanes!(Scalar, f32);
 
 impl Simd for Scalar {
     const LANES: usize = 1;
