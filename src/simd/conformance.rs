@@ -274,7 +274,9 @@ fn observe<S: Simd>(s: S) -> Observed {
         );
         o.put(
             "Lanes part splat",
-            parts_bits(s, |_| <S::P as Lanes<S>>::splat(s, f32::from_bits(0x8000_0001))),
+            parts_bits(s, |_| {
+                <S::P as Lanes<S>>::splat(s, f32::from_bits(0x8000_0001))
+            }),
         );
         o.put(
             "canonical_nan",
