@@ -81,6 +81,15 @@ pub enum Error {
         /// The persistence.
         persistence: f32,
     },
+    /// An operator's parameter that is out of its domain (for example a
+    /// clamp whose lower bound is above its upper bound, or a terrace with
+    /// fewer than two distinct control points).
+    InvalidParameter {
+        /// The parameter, e.g. `"clamp bounds"` or `"terrace points"`.
+        name: &'static str,
+        /// What is wrong with it, for a person.
+        reason: String,
+    },
 }
 
 impl PartialEq for Error {
@@ -148,6 +157,9 @@ impl PartialEq for Error {
                     persistence: z,
                 },
             ) => (a, b, c.to_bits(), d.to_bits()) == (w, x, y.to_bits(), z.to_bits()),
+            (InvalidParameter { name: a, reason: b }, InvalidParameter { name: x, reason: y }) => {
+                (a, b) == (x, y)
+            }
             _ => false,
         }
     }
@@ -216,6 +228,7 @@ impl fmt::Display for Error {
                  lacunarity {lacunarity} and persistence {persistence}: octave i has frequency \
                  lacunarity^i and amplitude persistence^i; use fewer octaves or smaller factors"
             ),
+            Error::InvalidParameter { name, reason } => write!(f, "invalid {name}: {reason}"),
             Error::Unsupported(level) => {
                 let available: Vec<&str> = Level::available().iter().map(|l| l.name()).collect();
                 write!(

@@ -59,6 +59,11 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     ) -> [Axis<S, H>; D];
     /// The x coordinates as `f32`.
     fn x(&self, s: S) -> S::F;
+    /// `c + amplitude · by[axis]` on every axis (a domain warp), in this
+    /// representation's precision (`f32` vectors; per lane in `f64`, where
+    /// `amplitude · by` is the exact product of the two `f32`s), clamped
+    /// to the finite range like [`Coords::affine`].
+    fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self;
 }
 
 /// [`stage1`] for one lane. In the one-lane backend it stays a call: inlined
@@ -129,6 +134,18 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
     }
 
     #[inline(always)]
+    fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self {
+        let a = s.splat(amplitude);
+        let (lo, hi) = (s.splat(-f32::MAX), s.splat(f32::MAX));
+        let mut c = self.0;
+        for d in 0..D {
+            // Finite stays finite, NaN stays NaN (see `affine`).
+            c[d] = s.max(lo, s.min(hi, c[d] + a * by[d]));
+        }
+        F32Coords(c)
+    }
+
+    #[inline(always)]
     fn centred(&self, s: S, periods: &[Option<u64>; 4]) -> Self {
         let mut c = self.0;
         for (c, period) in c.iter_mut().zip(periods) {
@@ -190,6 +207,20 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
             for v in &mut c[d][..S::LANES] {
                 // Finite stays finite (see `F32Coords::affine`).
                 *v = (*v * scale + offset[d]).clamp(-f64::MAX, f64::MAX);
+            }
+        }
+        F64Coords(c)
+    }
+
+    #[inline(always)]
+    fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self {
+        let mut c = self.0;
+        for d in 0..D {
+            let mut lanes = [0.0f32; MAX_LANES];
+            s.store(by[d], &mut lanes[..S::LANES]);
+            for (v, &w) in c[d][..S::LANES].iter_mut().zip(&lanes) {
+                // The product of two `f32`s is exact in `f64`.
+                *v = (*v + f64::from(amplitude) * f64::from(w)).clamp(-f64::MAX, f64::MAX);
             }
         }
         F64Coords(c)
@@ -437,6 +468,8 @@ struct FillPoints<'a, F, T, const D: usize> {
     field: &'a F,
     inputs: [&'a [T]; D],
     out: &'a mut [f32],
+    /// Multiplies the periods of periodic lattices (1 for a batch call).
+    period_scale: u64,
 }
 
 impl<F: Field, T: Input, const D: usize> Job for FillPoints<'_, F, T, D>
@@ -451,7 +484,7 @@ where
         let n = S::LANES;
         for (k, dst) in self.out.chunks_mut(n).enumerate() {
             let c = T::load(s, &self.inputs, k * n, dst.len());
-            store_step(s, self.field.eval(&r, s, &c, 1), dst);
+            store_step(s, self.field.eval(&r, s, &c, self.period_scale), dst);
         }
     }
 }
@@ -632,6 +665,7 @@ where
             field: f,
             inputs,
             out,
+            period_scale: 1,
         },
     );
     Ok(())
@@ -774,22 +808,7 @@ where
         work.push((t, out, g));
     }
     let run = |(t, out, g): (usize, &mut [f32], [&mut [f32]; D])| {
-        // The chunk's points, as f64 coordinate slices.
-        let rows = out.len() / nx;
-        let mut coords: [Vec<f64>; D] = std::array::from_fn(|_| Vec::with_capacity(out.len()));
-        for r in 0..rows {
-            let mut rest = t * rows_per_chunk + r;
-            let mut other = [0.0f64; 4];
-            for a in 1..D {
-                let n = axes[a].coords.len();
-                other[a] = axes[a].coords[rest % n];
-                rest /= n;
-            }
-            coords[0].extend_from_slice(&axes[0].coords);
-            for a in 1..D {
-                coords[a].extend(std::iter::repeat_n(other[a], nx));
-            }
-        }
+        let coords = row_coords(&axes, t * rows_per_chunk, out.len() / nx);
         let inputs: [&[f64]; D] = std::array::from_fn(|a| &coords[a][..]);
         dispatch(
             f.run_level(),
@@ -809,6 +828,68 @@ where
     let _ = parallel;
     work.into_iter().for_each(run);
     Ok(())
+}
+
+/// The points of rows `first_row..first_row + rows` of the grid `axes`, as
+/// `f64` coordinate slices (x fastest).
+fn row_coords<const D: usize>(
+    axes: &[GridAxis; D],
+    first_row: usize,
+    rows: usize,
+) -> [Vec<f64>; D] {
+    let nx = axes[0].coords.len();
+    let mut coords: [Vec<f64>; D] = std::array::from_fn(|_| Vec::with_capacity(rows * nx));
+    for r in 0..rows {
+        let mut rest = first_row + r;
+        let mut other = [0.0f64; 4];
+        for a in 1..D {
+            let n = axes[a].coords.len();
+            other[a] = axes[a].coords[rest % n];
+            rest /= n;
+        }
+        coords[0].extend_from_slice(&axes[0].coords);
+        for a in 1..D {
+            coords[a].extend(std::iter::repeat_n(other[a], nx));
+        }
+    }
+    coords
+}
+
+/// Rows of at most this many samples go through one pass of
+/// [`fill_rows_by_points`] (its coordinates: 8 bytes per sample and axis).
+const POINT_ROWS_SAMPLES: usize = 1 << 12;
+
+/// [`Field::fill_rows`] for fields without a row path of their own (a
+/// domain warp): rows `first_row..` of the grid `axes` exactly as the `f64`
+/// point path computes them (`fillN_f64` at the grid's coordinates), in
+/// passes of whole rows; `period_scale` as in [`Field::plan`].
+pub(crate) fn fill_rows_by_points<F: Field, const D: usize>(
+    f: &F,
+    axes: &[GridAxis; D],
+    first_row: usize,
+    out: &mut [f32],
+    period_scale: u64,
+) where
+    Noise: Dims<D>,
+{
+    let nx = axes[0].coords.len();
+    if nx == 0 {
+        return;
+    }
+    let rows_per_pass = (POINT_ROWS_SAMPLES / nx).max(1);
+    for (p, out) in out.chunks_mut(rows_per_pass * nx).enumerate() {
+        let coords = row_coords(axes, first_row + p * rows_per_pass, out.len() / nx);
+        let inputs: [&[f64]; D] = std::array::from_fn(|a| &coords[a][..]);
+        dispatch(
+            f.run_level(),
+            FillPoints {
+                field: f,
+                inputs,
+                out,
+                period_scale,
+            },
+        );
+    }
 }
 
 /// Canonical NaN for a whole step.

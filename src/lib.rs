@@ -133,10 +133,12 @@ mod hash_mode;
 mod kernel;
 mod lattice;
 mod level;
+mod ops;
 mod perlin;
 mod simd;
 mod source;
 mod value;
+mod warp;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
@@ -149,6 +151,8 @@ pub use fractal::{Billow, Fbm, MAX_OCTAVES, Marble, Ridged, Turbulence};
 pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 pub use hash_mode::{HashMode, ParseHashModeError};
 pub use level::{Level, ParseLevelError};
+pub use ops::{Blend, Combine, MAX_CONTROL_POINTS, Map};
 pub use perlin::Perlin;
 pub use source::{Differentiable, Source};
 pub use value::Value;
+pub use warp::{MAX_WARP_ITERATIONS, Warp};

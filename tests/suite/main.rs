@@ -12,6 +12,7 @@ mod grid;
 mod hash;
 mod inherent;
 mod levels;
+mod ops;
 mod period;
 mod reference;
 mod semantics;

@@ -1,0 +1,215 @@
+//! [`Warp`]: a source sampled at coordinates displaced by another field.
+//!
+//! At a point `c`, axis `a` is displaced by the warp field `w` sampled at
+//! `c + oₐ` (`o₀ = 0`; the other axes' offsets move every coordinate by a
+//! fixed non-integer amount, so each axis sees an unrelated part of `w`):
+//!
+//! ```text
+//! c₀ = c,   cₖ₊₁[a] = c[a] + amplitude · w(cₖ + oₐ),   output = source(c_iterations)
+//! ```
+//!
+//! With one iteration (the default) this is the classic domain warp
+//! `source(c + amplitude · w(c))`; more iterations warp the warp
+//! (`f(p + w(p + w(p)))`, progressive warping). A fractal warp field
+//! (`Fbm` over `Perlin`) gives the usual warped-fBm look.
+//!
+//! The displaced coordinates are computed in the precision of the call:
+//! `f32` for `fillN` (and one-point calls), `f64` for `fillN_f64` (where
+//! `amplitude · w` is exact). Grids are computed as `fillN_f64` computes
+//! their sample coordinates, bit for bit (a warped grid is no longer a grid
+//! for the source, so there is no row path). Every level, thread count and
+//! window split gives the same bits.
+
+use crate::field::{Coords, Field, GridAxis, Request, fill_rows_by_points};
+use crate::kernel::{Dims, Noise};
+use crate::simd::Simd;
+use crate::{Error, Level, Source};
+
+/// Most iterations a [`Warp`] runs.
+pub const MAX_WARP_ITERATIONS: u32 = 8;
+
+/// The offset of axis `a`'s warp sample, on every coordinate axis (exact
+/// in `f32`: multiples of 1/256, not whole cells).
+const AXIS_OFFSETS: [f64; 4] = [0.0, 41.375, 83.906_25, 125.125];
+
+/// A source sampled at coordinates displaced by a warp field: see the
+/// [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Warp<N, W> {
+    source: N,
+    warp: W,
+    amplitude: f32,
+    iterations: u32,
+    error: Option<Error>,
+    level: Level,
+}
+
+impl<N: Source, W: Source> Warp<N, W> {
+    /// `source` warped by `warp` with amplitude 1 (one lattice cell per
+    /// unit of `warp`'s output) and one iteration, at the source's level.
+    pub fn new(source: N, warp: W) -> Warp<N, W> {
+        let level = source.run_level();
+        let mut w = Warp {
+            source,
+            warp,
+            amplitude: 1.0,
+            iterations: 1,
+            error: None,
+            level,
+        };
+        w.set_level(level);
+        w
+    }
+
+    /// How far the warp moves a point per unit of the warp field's output,
+    /// in the source's coordinates (finite).
+    pub fn amplitude(mut self, amplitude: f32) -> Warp<N, W> {
+        self.amplitude = amplitude;
+        self.error = self.settings_error();
+        self
+    }
+
+    /// Warps of the warp: 1 to [`MAX_WARP_ITERATIONS`].
+    pub fn iterations(mut self, iterations: u32) -> Warp<N, W> {
+        self.iterations = iterations;
+        self.error = self.settings_error();
+        self
+    }
+
+    fn settings_error(&self) -> Option<Error> {
+        if !self.amplitude.is_finite() {
+            return Some(Error::NonFiniteParameter {
+                name: "warp amplitude",
+                value: self.amplitude,
+            });
+        }
+        if !(1..=MAX_WARP_ITERATIONS).contains(&self.iterations) {
+            return Some(Error::InvalidParameter {
+                name: "warp iterations",
+                reason: format!(
+                    "{} given; a warp runs 1 to {MAX_WARP_ITERATIONS} iterations",
+                    self.iterations
+                ),
+            });
+        }
+        None
+    }
+
+    /// The same field computed at `level` (the inputs' levels are set too).
+    ///
+    /// Err([`Error::Unsupported`]) when this CPU cannot run `level`.
+    pub fn with_level(mut self, level: Level) -> Result<Warp<N, W>, Error> {
+        if !level.is_available() {
+            return Err(Error::Unsupported(level));
+        }
+        self.set_level(level);
+        Ok(self)
+    }
+
+    /// The warped source and the warp field.
+    pub fn inputs(&self) -> (&N, &W) {
+        (&self.source, &self.warp)
+    }
+}
+
+impl<N: Source, W: Source> Field for Warp<N, W> {
+    type Ready<'r, S: Simd>
+        = (N::Ready<'r, S>, W::Ready<'r, S>)
+    where
+        Self: 'r;
+    /// The period scale the grid's plan was made with.
+    type Plan = u64;
+    type Core = Self;
+
+    fn core(&self) -> &Self {
+        self
+    }
+
+    #[inline(always)]
+    fn ready<S: Simd>(&self, s: S) -> Self::Ready<'_, S> {
+        (self.source.ready(s), self.warp.ready(s))
+    }
+
+    #[inline(always)]
+    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> S::F
+    where
+        Noise: Dims<D>,
+    {
+        if self.error.is_some() {
+            return s.splat(f32::NAN);
+        }
+        let mut at = *c;
+        for _ in 0..self.iterations {
+            let mut by = [s.splat(0.0); D];
+            for (a, by) in by.iter_mut().enumerate() {
+                // One call site, so the warp field's kernel is inlined once.
+                let sample = if a == 0 {
+                    at
+                } else {
+                    at.affine(s, 1.0, &[AXIS_OFFSETS[a]; 4])
+                };
+                *by = self.warp.eval(&r.1, s, &sample, period_scale);
+            }
+            at = c.displaced(s, self.amplitude, &by);
+        }
+        self.source.eval(&r.0, s, &at, period_scale)
+    }
+
+    fn run_level(&self) -> Level {
+        self.level
+    }
+
+    fn set_level(&mut self, level: Level) {
+        self.level = level;
+        self.source.set_level(level);
+        self.warp.set_level(level);
+    }
+
+    fn validate(&self) -> Result<(), Error> {
+        match &self.error {
+            Some(e) => Err(e.clone()),
+            None => self.source.validate().and(self.warp.validate()),
+        }
+    }
+
+    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        self.source.output_bounds(dimension)
+    }
+
+    /// A warp does not repeat bit for bit with its inputs' periods.
+    fn periods(&self, _: u64) -> [Option<u64>; 4] {
+        [None; 4]
+    }
+
+    fn plan<const D: usize>(&self, _: &[GridAxis; D], period_scale: u64) -> u64
+    where
+        Noise: Dims<D>,
+    {
+        period_scale
+    }
+
+    fn fill_rows<const D: usize>(
+        &self,
+        period_scale: &u64,
+        axes: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        _streaming: bool,
+    ) where
+        Noise: Dims<D>,
+    {
+        fill_rows_by_points(self, axes, first_row, out, *period_scale);
+    }
+
+    fn run(&self, req: Request<'_>) -> Result<(), Error> {
+        crate::field::run(self, req)
+    }
+}
+
+crate::source::source_methods!(impl[N: Source, W: Source] Warp<N, W>);
