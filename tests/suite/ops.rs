@@ -45,6 +45,14 @@ fn same_bits(a: &[f32], b: &[f32], what: &str) {
     }
 }
 
+type Binary = (
+    &'static str,
+    Combine<Fbm<Perlin>, Perlin>,
+    fn(f32, f32) -> f32,
+);
+type Unary = (&'static str, Map<Fbm<Perlin>>, fn(f32) -> f32);
+type Sampled = dyn Fn(&[Vec<f32>; 3]) -> (Vec<f32>, (f32, f32));
+
 fn a() -> Fbm<Perlin> {
     Fbm::new(Perlin::new(1)).octaves(3)
 }
@@ -57,7 +65,7 @@ fn b() -> Perlin {
 fn binary_operators_are_their_formula_on_the_inputs_outputs() {
     let p = points();
     let (va, vb) = (fill3(&a(), &p), fill3(&b(), &p));
-    let cases: [(&str, Combine<Fbm<Perlin>, Perlin>, fn(f32, f32) -> f32); 4] = [
+    let cases: [Binary; 4] = [
         ("add", Combine::add(a(), b()), |x, y| x + y),
         ("multiply", Combine::multiply(a(), b()), |x, y| x * y),
         (
@@ -87,7 +95,7 @@ fn binary_operators_are_their_formula_on_the_inputs_outputs() {
 fn simple_maps_are_their_formula_on_the_input() {
     let p = points();
     let va = fill3(&a(), &p);
-    let cases: [(&str, Map<Fbm<Perlin>>, fn(f32) -> f32); 3] = [
+    let cases: [Unary; 3] = [
         ("scale_bias", Map::scale_bias(a(), 2.5, -0.25), |x| {
             x * 2.5 + -0.25
         }),
@@ -346,7 +354,7 @@ fn grids_combine_the_inputs_grids() {
 #[test]
 fn bounds_hold() {
     let p = points();
-    let check = |name: &str, src: &dyn Fn(&[Vec<f32>; 3]) -> (Vec<f32>, (f32, f32))| {
+    let check = |name: &str, src: &Sampled| {
         let (v, (lo, hi)) = src(&p);
         for x in v {
             assert!(lo <= x && x <= hi, "{name}: {x} outside [{lo}, {hi}]");
