@@ -76,7 +76,37 @@ enum MapOp {
     Curve,
 }
 
-/// One input, mapped value by value: see the [module docs](self).
+/// One input, mapped value by value. The operators:
+///
+/// Operators: fields made point by point from other fields.
+///
+/// | type | output at a point (inputs `a`, `b`, control `c`) |
+/// |---|---|
+/// | [`Map::scale_bias`] | `a · scale + bias` |
+/// | [`Map::abs`] | `|a|` |
+/// | [`Map::clamp`] | `a` clamped to `[lower, upper]` |
+/// | [`Map::terrace`] | `pⱼ + wⱼ·t²` in the interval `[pⱼ, pⱼ₊₁]` of `a`, `t = (a − pⱼ)/wⱼ`, `wⱼ = pⱼ₊₁ − pⱼ` (flat steps, steep risers); clamped to `[p₀, pₙ]` |
+/// | [`Map::curve`] | the piecewise-linear curve through the control points `(xᵢ, yᵢ)`, flat outside them |
+/// | [`Combine::add`], [`Combine::multiply`] | `a + b`, `a · b` |
+/// | [`Combine::min`], [`Combine::max`] | `if a < b { a } else { b }`, `if a > b { a } else { b }` |
+/// | [`Blend::new`] | `(1 − t)·a + t·b`, `t = clamp(c/2 + ½, 0, 1)` |
+/// | [`Blend::select`] | `(1 − t)·a + t·b`, `t` the smoothstep of `c` over `[threshold − edge, threshold + edge]`; with `edge` 0, `a` where `c ≤ threshold` and `b` where `c > threshold` |
+///
+/// Every operator is one pass over its inputs' values, written once over
+/// the lane types, so it gives the same bits at every level, on every
+/// thread and window split, like the sources under it. Inside a batch or a
+/// fractal the inputs are evaluated step by step and combined in registers
+/// (no intermediate buffer); a grid fills each input's rows through the
+/// input's own row path, in blocks of at most 2¹⁶ samples, and combines the
+/// blocks, so an operator's grid is the operator applied to its inputs'
+/// grids, bit for bit. A NaN input gives NaN, except that `min` and `max`
+/// return `b` when the two are unordered (every crate source is NaN exactly
+/// at non-finite coordinates, so both inputs of an operator over crate
+/// sources are NaN together). Every NaN output is the canonical `f32::NAN`.
+///
+/// Parameters are checked when the operator is built; an invalid one makes
+/// [`Source::check`] and every batch call return the error (one-point calls
+/// give NaN), as the fractals do.
 #[derive(Clone, Debug)]
 pub struct Map<N> {
     source: N,
@@ -458,7 +488,7 @@ enum CombineOp {
     Max,
 }
 
-/// Two inputs joined value by value: see the [module docs](self).
+/// Two inputs joined value by value (see [`Map`] for every operator).
 #[derive(Clone, Debug)]
 pub struct Combine<A, B> {
     a: A,
@@ -666,7 +696,7 @@ fn blend_step<S: Simd>(s: S, w: Weight, a: S::F, b: S::F, c: S::F) -> S::F {
     (s.splat(1.0) - t) * a + t * b
 }
 
-/// Two inputs mixed by a third, the control: see the [module docs](self).
+/// Two inputs mixed by a third, the control (see [`Map`] for every operator).
 #[derive(Clone, Debug)]
 pub struct Blend<A, B, C> {
     a: A,

@@ -32,8 +32,27 @@ pub const MAX_WARP_ITERATIONS: u32 = 8;
 /// in `f32`: multiples of 1/256, not whole cells).
 const AXIS_OFFSETS: [f64; 4] = [0.0, 41.375, 83.906_25, 125.125];
 
-/// A source sampled at coordinates displaced by a warp field: see the
-/// [module docs](self).
+/// A source sampled at coordinates displaced by a warp field.
+///
+/// At a point `c`, axis `a` is displaced by the warp field `w` sampled at
+/// `c + oₐ` (`o₀ = 0`; the other axes' offsets move every coordinate by a
+/// fixed non-integer amount, so each axis sees an unrelated part of `w`):
+///
+/// ```text
+/// c₀ = c,   cₖ₊₁[a] = c[a] + amplitude · w(cₖ + oₐ),   output = source(c_iterations)
+/// ```
+///
+/// With one iteration (the default) this is the classic domain warp
+/// `source(c + amplitude · w(c))`; more iterations warp the warp
+/// (`f(p + w(p + w(p)))`, progressive warping). A fractal warp field
+/// (`Fbm` over `Perlin`) gives the usual warped-fBm look.
+///
+/// The displaced coordinates are computed in the precision of the call:
+/// `f32` for `fillN` (and one-point calls), `f64` for `fillN_f64` (where
+/// `amplitude · w` is exact). Grids are computed as `fillN_f64` computes
+/// their sample coordinates, bit for bit (a warped grid is no longer a grid
+/// for the source, so there is no row path). Every level, thread count and
+/// window split gives the same bits.
 #[derive(Clone, Debug)]
 pub struct Warp<N, W> {
     source: N,
