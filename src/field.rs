@@ -580,6 +580,17 @@ macro_rules! into_request {
 }
 into_request!(1 => D1, 2 => D2, 3 => D3, 4 => D4);
 
+/// `f` set to run at `level` (its inputs too), or
+/// Err([`Error::Unsupported`]) when this CPU cannot run `level`: the
+/// `with_level` of the combinators.
+pub(crate) fn at_level<F: Field>(mut f: F, level: Level) -> Result<F, Error> {
+    if !level.is_available() {
+        return Err(Error::Unsupported(level));
+    }
+    f.set_level(level);
+    Ok(f)
+}
+
 /// Runs `req` on `f`: the kernels compiled for `F` where this is instantiated.
 pub(crate) fn run<F: Field>(f: &F, req: Request<'_>) -> Result<(), Error> {
     fn work<F: Field, const D: usize>(f: &F, w: Work<'_, D>) -> Result<(), Error>

@@ -33,7 +33,7 @@
 use std::borrow::Cow;
 
 use crate::field::{Coords, Field, GradField, GradRequest, GridAxis, Request, canonical};
-use crate::kernel::{Dims, Noise, store_step};
+use crate::kernel::{Dims, Noise, load_padded, store_step};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
@@ -634,19 +634,6 @@ impl<N: Source + GradField> GradField for Fractal<N> {
     }
 }
 
-/// Loads `src[at..at + LANES]`, zero-padded past its end.
-#[inline(always)]
-fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
-    if at + S::LANES <= src.len() {
-        s.load(&src[at..at + S::LANES])
-    } else {
-        let mut padded = [0.0f32; MAX_LANES];
-        let len = src.len() - at;
-        padded[..len].copy_from_slice(&src[at..]);
-        s.load(&padded[..S::LANES])
-    }
-}
-
 /// One octave's pass over a block of grid samples: folds its `values` (in
 /// `acc` itself for the first octave, `None`) into the sums in `acc`.
 struct FoldRows<'a> {
@@ -836,12 +823,8 @@ macro_rules! combinator {
             /// set too).
             ///
             /// Err([`Error::Unsupported`]) when this CPU cannot run `level`.
-            pub fn with_level(mut self, level: Level) -> Result<$ty<N>, Error> {
-                if !level.is_available() {
-                    return Err(Error::Unsupported(level));
-                }
-                self.0.set_level(level);
-                Ok(self)
+            pub fn with_level(self, level: Level) -> Result<$ty<N>, Error> {
+                crate::field::at_level(self.0, level).map($ty)
             }
 
             /// The level the batch methods run at.

@@ -29,8 +29,8 @@
 //! give NaN), as the fractals do.
 
 use crate::field::{Coords, Field, GridAxis, Request, canonical};
-use crate::kernel::{Dims, Noise, store_step};
-use crate::simd::{Job, MAX_LANES, Simd, dispatch};
+use crate::kernel::{Dims, Noise, load_padded, store_step};
+use crate::simd::{Job, Simd, dispatch};
 use crate::{Error, Level, Source};
 
 /// Most control points a [`Map::terrace`] or [`Map::curve`] takes.
@@ -267,12 +267,8 @@ impl<N: Source> Map<N> {
     /// The same field computed at `level` (the inputs' levels are set too).
     ///
     /// Err([`Error::Unsupported`]) when this CPU cannot run `level`.
-    pub fn with_level(mut self, level: Level) -> Result<Map<N>, Error> {
-        if !level.is_available() {
-            return Err(Error::Unsupported(level));
-        }
-        self.set_level(level);
-        Ok(self)
+    pub fn with_level(self, level: Level) -> Result<Map<N>, Error> {
+        crate::field::at_level(self, level)
     }
 
     /// The input.
@@ -538,12 +534,8 @@ impl<A: Source, B: Source> Combine<A, B> {
     /// The same field computed at `level` (the inputs' levels are set too).
     ///
     /// Err([`Error::Unsupported`]) when this CPU cannot run `level`.
-    pub fn with_level(mut self, level: Level) -> Result<Combine<A, B>, Error> {
-        if !level.is_available() {
-            return Err(Error::Unsupported(level));
-        }
-        self.set_level(level);
-        Ok(self)
+    pub fn with_level(self, level: Level) -> Result<Combine<A, B>, Error> {
+        crate::field::at_level(self, level)
     }
 
     /// The inputs.
@@ -642,27 +634,20 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
     ) where
         Noise: Dims<D>,
     {
-        let nx = axes[0].coords.len();
-        if nx == 0 || out.is_empty() {
-            return;
-        }
-        let rows_per_block = (BLOCK_SAMPLES / nx).max(1);
-        let mut b = vec![0.0f32; (rows_per_block * nx).min(out.len())];
-        for (k, block) in out.chunks_mut(rows_per_block * nx).enumerate() {
-            let row = first_row + k * rows_per_block;
-            let b = &mut b[..block.len()];
+        in_blocks(axes[0].coords.len(), first_row, out, |row, block, [b]| {
             self.a.fill_rows(&plan.0, axes, row, block, false);
             self.b.fill_rows(&plan.1, axes, row, b, false);
+            let how = How::Combine(self.op);
             dispatch(
                 self.level,
                 Rows {
-                    how: How::Combine(self.op),
+                    how,
                     dst: block,
                     b,
                     c: &[],
                 },
             );
-        }
+        });
     }
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
@@ -770,12 +755,8 @@ impl<A: Source, B: Source, C: Source> Blend<A, B, C> {
     /// The same field computed at `level` (the inputs' levels are set too).
     ///
     /// Err([`Error::Unsupported`]) when this CPU cannot run `level`.
-    pub fn with_level(mut self, level: Level) -> Result<Blend<A, B, C>, Error> {
-        if !level.is_available() {
-            return Err(Error::Unsupported(level));
-        }
-        self.set_level(level);
-        Ok(self)
+    pub fn with_level(self, level: Level) -> Result<Blend<A, B, C>, Error> {
+        crate::field::at_level(self, level)
     }
 
     /// The inputs: `a`, `b` and the control.
@@ -879,33 +860,29 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
     ) where
         Noise: Dims<D>,
     {
-        let nx = axes[0].coords.len();
-        if nx == 0 || out.is_empty() {
-            return;
-        }
-        let rows_per_block = (BLOCK_SAMPLES / nx).max(1);
-        let len = (rows_per_block * nx).min(out.len());
-        let (mut b, mut control) = (vec![0.0f32; len], vec![0.0f32; len]);
-        for (k, block) in out.chunks_mut(rows_per_block * nx).enumerate() {
-            let row = first_row + k * rows_per_block;
-            let (b, control) = (&mut b[..block.len()], &mut control[..block.len()]);
-            self.a.fill_rows(&plan.0, axes, row, block, false);
-            self.b.fill_rows(&plan.1, axes, row, b, false);
-            self.control.fill_rows(&plan.2, axes, row, control, false);
-            let how = match self.error {
-                None => How::Blend(self.weight),
-                Some(_) => How::Nan,
-            };
-            dispatch(
-                self.level,
-                Rows {
-                    how,
-                    dst: block,
-                    b,
-                    c: control,
-                },
-            );
-        }
+        let how = match self.error {
+            None => How::Blend(self.weight),
+            Some(_) => How::Nan,
+        };
+        in_blocks(
+            axes[0].coords.len(),
+            first_row,
+            out,
+            |row, block, [b, c]| {
+                self.a.fill_rows(&plan.0, axes, row, block, false);
+                self.b.fill_rows(&plan.1, axes, row, b, false);
+                self.control.fill_rows(&plan.2, axes, row, c, false);
+                dispatch(
+                    self.level,
+                    Rows {
+                        how,
+                        dst: block,
+                        b,
+                        c,
+                    },
+                );
+            },
+        );
     }
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
@@ -914,6 +891,29 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
 }
 
 crate::source::source_methods!(impl[A: Source, B: Source, C: Source] Blend<A, B, C>);
+
+/// Rows `first_row..` of a grid with rows of `nx` samples, in blocks of
+/// at most [`BLOCK_SAMPLES`] (whole rows): `each(row, block, scratch)` gets
+/// a block's first row, the block of `out`, and `N` scratch blocks of its
+/// length for the other inputs' values.
+fn in_blocks<const N: usize>(
+    nx: usize,
+    first_row: usize,
+    out: &mut [f32],
+    mut each: impl FnMut(usize, &mut [f32], [&mut [f32]; N]),
+) {
+    if nx == 0 || out.is_empty() {
+        return;
+    }
+    let rows_per_block = (BLOCK_SAMPLES / nx).max(1);
+    let len = (rows_per_block * nx).min(out.len());
+    let mut scratch = vec![0.0f32; N * len];
+    for (k, block) in out.chunks_mut(rows_per_block * nx).enumerate() {
+        let mut parts = scratch.chunks_mut(len);
+        let others = std::array::from_fn(|_| &mut parts.next().unwrap()[..block.len()]);
+        each(first_row + k * rows_per_block, block, others);
+    }
+}
 
 /// What a [`Rows`] pass computes.
 #[derive(Clone, Copy)]
@@ -931,20 +931,6 @@ struct Rows<'a> {
     dst: &'a mut [f32],
     b: &'a [f32],
     c: &'a [f32],
-}
-
-/// Loads `src[at..at + LANES]`, zero-padded past its end (or zeros when
-/// `src` is empty).
-#[inline(always)]
-fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
-    if at + S::LANES <= src.len() {
-        s.load(&src[at..at + S::LANES])
-    } else {
-        let mut padded = [0.0f32; MAX_LANES];
-        let len = src.len().saturating_sub(at);
-        padded[..len].copy_from_slice(&src[at..at + len]);
-        s.load(&padded[..S::LANES])
-    }
 }
 
 impl Job for Rows<'_> {

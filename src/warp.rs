@@ -117,12 +117,8 @@ impl<N: Source, W: Source> Warp<N, W> {
     /// The same field computed at `level` (the inputs' levels are set too).
     ///
     /// Err([`Error::Unsupported`]) when this CPU cannot run `level`.
-    pub fn with_level(mut self, level: Level) -> Result<Warp<N, W>, Error> {
-        if !level.is_available() {
-            return Err(Error::Unsupported(level));
-        }
-        self.set_level(level);
-        Ok(self)
+    pub fn with_level(self, level: Level) -> Result<Warp<N, W>, Error> {
+        crate::field::at_level(self, level)
     }
 
     /// The warped source and the warp field.

@@ -636,6 +636,20 @@ dims!(3, |s, r, a| noise3_axes::<S, K, H, FRESH, NEXT>(
 ));
 dims!(4, |s, r, a| noise4_axes::<S, K, H, FRESH, NEXT>(s, r, a));
 
+/// Loads `src[at..at + LANES]`, zero-padded past its end (or zeros when
+/// `src` is empty).
+#[inline(always)]
+pub(crate) fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
+    if at + S::LANES <= src.len() {
+        s.load(&src[at..at + S::LANES])
+    } else {
+        let mut padded = [0.0f32; MAX_LANES];
+        let rest = src.get(at..).unwrap_or(&[]);
+        padded[..rest.len()].copy_from_slice(rest);
+        s.load(&padded[..S::LANES])
+    }
+}
+
 /// Stores a step into `dst`: `LANES` values, or fewer for the last, partial
 /// step (through a padded buffer).
 #[inline(always)]
