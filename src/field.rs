@@ -64,6 +64,16 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// `amplitude · by` is the exact product of the two `f32`s), clamped
     /// to the finite range like [`Coords::affine`].
     fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self;
+    /// The step's coordinates per lane (the first `S::LANES` of each
+    /// axis), in this representation's precision: what a run-time source
+    /// receives across its virtual call.
+    fn lanes(&self, s: S) -> Lanes<D>;
+}
+
+/// A step of coordinates stored per lane (see [`Coords::lanes`]).
+pub enum Lanes<const D: usize> {
+    F32([[f32; MAX_LANES]; D]),
+    F64([[f64; MAX_LANES]; D]),
 }
 
 /// [`stage1`] for one lane. In the one-lane backend it stays a call: inlined
@@ -192,6 +202,15 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
     fn x(&self, _: S) -> S::F {
         self.0[0]
     }
+
+    #[inline(always)]
+    fn lanes(&self, s: S) -> Lanes<D> {
+        let mut lanes = [[0.0f32; MAX_LANES]; D];
+        for (lanes, &c) in lanes.iter_mut().zip(&self.0) {
+            s.store(c, &mut lanes[..S::LANES]);
+        }
+        Lanes::F32(lanes)
+    }
 }
 
 /// Coordinates as `f64` per lane: stage 1 per point in `f64` (exact far from
@@ -266,6 +285,11 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
             *l = c as f32;
         }
         s.load(&lanes[..S::LANES])
+    }
+
+    #[inline(always)]
+    fn lanes(&self, _: S) -> Lanes<D> {
+        Lanes::F64(self.0)
     }
 }
 

@@ -124,6 +124,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod dynamic;
 mod error;
 mod fade;
 mod field;
@@ -135,6 +136,7 @@ mod lattice;
 mod level;
 mod ops;
 mod perlin;
+mod recipe;
 mod simd;
 mod source;
 mod value;
@@ -145,6 +147,7 @@ mod warp;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeExamples;
 
+pub use dynamic::DynSource;
 pub use error::Error;
 pub use fade::Fade;
 pub use fractal::{Billow, Fbm, MAX_OCTAVES, Marble, Ridged, Turbulence};
@@ -153,6 +156,7 @@ pub use hash_mode::{HashMode, ParseHashModeError};
 pub use level::{Level, ParseLevelError};
 pub use ops::{Blend, Combine, MAX_CONTROL_POINTS, Map};
 pub use perlin::Perlin;
+pub use recipe::{MAX_RECIPE_DEPTH, Recipe, RecipeDefaults, RecipeError};
 pub use source::{Differentiable, Source};
 pub use value::Value;
 pub use warp::{MAX_WARP_ITERATIONS, Warp};

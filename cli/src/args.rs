@@ -10,9 +10,8 @@
 use crate::Failure;
 use crate::output::Format;
 use crate::palette::Palette;
-use crate::source::SourceKind;
 use clap::{Args, Parser, Subcommand};
-use noisefield::{HashMode, Level};
+use noisefield::{HashMode, Level, Recipe};
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -59,9 +58,12 @@ pub enum Command {
 /// Which noise, shared by every subcommand.
 #[derive(Debug, Clone, Args)]
 pub struct SourceArgs {
-    /// Noise source.
-    #[arg(long, value_enum, default_value = "fbm")]
-    pub source: SourceKind,
+    /// Noise source: a name (perlin, value, fbm, ridged, billow, turbulence,
+    /// marble) or a recipe, e.g. 'ridged(warp(perlin(seed=7), perlin(seed=8),
+    /// amplitude=0.5), octaves=5)' (the README lists every name and
+    /// parameter). The options below fill in what a recipe leaves out.
+    #[arg(long, default_value = "fbm", value_parser = parse_recipe, value_name = "RECIPE")]
+    pub source: Recipe,
 
     /// Seed, 0 to 2^64 - 1.
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
@@ -352,6 +354,15 @@ pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
 
 /// `1024x768` or `256x256x64` (`×` also accepted): 2 or 3 axes, each at
 /// least 1 and at most [`MAX_AXIS`], at most [`MAX_SAMPLES`] in all.
+/// A `--source` recipe; an error shows the text with a caret under the
+/// position.
+pub fn parse_recipe(text: &str) -> Result<Recipe, String> {
+    text.parse::<Recipe>().map_err(|e| {
+        let caret = " ".repeat(e.column() - 1);
+        format!("{e}\n  {text}\n  {caret}^")
+    })
+}
+
 pub fn parse_size(text: &str) -> Result<Size, String> {
     let parts: Vec<&str> = text.split(['x', 'X', '×']).collect();
     if !(2..=3).contains(&parts.len()) {

@@ -43,7 +43,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     let grid3 = Grid3::new([0.0; 3], [GRID_STEP; 3], [side3; 3]);
     let mut out = vec![0.0f32; n.max(side2 * side2).max(side3 * side3 * side3)];
 
-    let kind = args.source.source.name();
+    let kind = args.source.source.to_string();
     let mut header = format!(
         "{kind}, seed {}: million points per second, best of {} runs\n\
          points: {n} random in [-1000, 1000); grids: {side2}² and {side3}³ samples, \

@@ -1,20 +1,22 @@
 //! Every `--source`, built in one place.
 //!
-//! The library's sources are distinct types, and their common trait
-//! `noisefield::Source` cannot be a trait object (its kernel side is
-//! generic), so they are held in one enum, [`AnySource`], and each method
-//! forwards with one `match` (the `each_source!` macro). Adding a source is
-//! one variant, one arm in the macro and one arm in [`build`].
+//! `--source` is a recipe ([`noisefield::Recipe`]). The seven plain names
+//! (`perlin`, `fbm`, ...) are built as the library's own types, held in one
+//! enum, [`AnySource`], so the ones with derivatives (`perlin`, `value`,
+//! `fbm`) make normal maps; any other recipe is a run-time graph
+//! ([`noisefield::DynSource`]), with the source options as defaults for what
+//! it leaves out. Each method forwards with one `match` (the `each_source!`
+//! macro).
 
 use crate::Failure;
 use crate::args::SourceArgs;
-use clap::ValueEnum;
 use noisefield::{
-    Billow, Error, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value,
+    Billow, DynSource, Error, Fbm, Grid2, Grid3, Level, Marble, Perlin, RecipeDefaults, Ridged,
+    Turbulence, Value,
 };
 
-/// The `--source` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// The plain `--source` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceKind {
     /// Perlin gradient noise, one octave.
     Perlin,
@@ -49,6 +51,8 @@ pub enum AnySource {
     Turbulence(Turbulence<Perlin>),
     /// `--source marble`.
     Marble(Marble<Perlin>),
+    /// Any other recipe.
+    Graph(DynSource),
 }
 
 /// `$body` with `$s` bound to the source inside `$source`, whatever its type.
@@ -62,6 +66,7 @@ macro_rules! each_source {
             AnySource::Billow($s) => $body,
             AnySource::Turbulence($s) => $body,
             AnySource::Marble($s) => $body,
+            AnySource::Graph($s) => $body,
         }
     };
 }
@@ -187,7 +192,9 @@ macro_rules! octaves {
 /// Fractal options with a single-octave source, an unsupported `--level`,
 /// or bad fractal parameters are usage errors.
 pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, Failure> {
-    let kind = args.source;
+    let Some(kind) = SourceKind::from_name(&args.source.to_string()) else {
+        return build_graph(args, period);
+    };
     let fractal_options = [
         ("--octaves", args.octaves.is_some()),
         ("--lacunarity", args.lacunarity.is_some()),
@@ -252,7 +259,70 @@ pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, F
     Ok(source)
 }
 
+/// A recipe other than a plain name: a run-time graph, the source options
+/// filling in what it leaves out (`--seed` the seed of every lattice without
+/// `seed=`, `--octaves` the octaves of every fractal without `octaves=`, ...).
+fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, Failure> {
+    let recipe = &args.source;
+    let fractals = ["fbm", "ridged", "billow", "turbulence", "marble"];
+    let fractal_options = [
+        ("--octaves", args.octaves.is_some()),
+        ("--lacunarity", args.lacunarity.is_some()),
+        ("--persistence", args.persistence.is_some()),
+        ("--normalize", args.normalize),
+    ];
+    if let Some((name, _)) = fractal_options.iter().find(|(_, given)| *given)
+        && !fractals.iter().any(|f| recipe.contains(f))
+    {
+        return Err(Failure::usage(format!(
+            "{name} applies to fractal sources (fbm, ridged, billow, turbulence, marble), \
+             and --source {recipe} has none"
+        )));
+    }
+    let marble_options = [("--stripes", args.stripes), ("--power", args.power)];
+    if let Some((name, _)) = marble_options.iter().find(|(_, v)| v.is_some())
+        && !recipe.contains("marble")
+    {
+        return Err(Failure::usage(format!(
+            "{name} applies to marble, and --source {recipe} has none"
+        )));
+    }
+    let defaults = RecipeDefaults {
+        seed: args.seed,
+        hash: args.hash,
+        period,
+        octaves: args.octaves,
+        lacunarity: args.lacunarity,
+        persistence: args.persistence,
+        normalize: args.normalize,
+        stripes: args.stripes,
+        power: args.power,
+    };
+    let mut graph = recipe
+        .source_with(&defaults)
+        .map_err(|e| Failure::usage(format!("--source {recipe}: {e}")))?;
+    if let Some(level) = args.level {
+        graph = graph.with_level(level)?;
+    }
+    Ok(AnySource::Graph(graph))
+}
+
 impl SourceKind {
+    /// The plain name `name` is, if it is one.
+    pub fn from_name(name: &str) -> Option<SourceKind> {
+        [
+            SourceKind::Perlin,
+            SourceKind::Value,
+            SourceKind::Fbm,
+            SourceKind::Ridged,
+            SourceKind::Billow,
+            SourceKind::Turbulence,
+            SourceKind::Marble,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+
     /// The name as given to `--source`.
     pub fn name(self) -> &'static str {
         match self {

@@ -169,6 +169,7 @@ impl Lanes<Avx2> for F32x8 {
 }
 
 impl Simd for Avx2 {
+    const LEVEL: crate::Level = crate::Level::Avx2;
     const LANES: usize = 32;
     const PARTS: usize = 4;
     type F = F32x32;

@@ -137,6 +137,7 @@ impl Lanes<Avx512> for F32x16 {
 }
 
 impl Simd for Avx512 {
+    const LEVEL: crate::Level = crate::Level::Avx512;
     const LANES: usize = 16 * VECTORS;
     const PARTS: usize = VECTORS;
     type F = F32x64;

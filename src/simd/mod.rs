@@ -118,6 +118,8 @@ pub(crate) use step_lanes;
 /// the float work of stage 2 runs one part at a time, which keeps it inside
 /// the register file.
 pub trait Simd: Copy {
+    /// The level this backend runs.
+    const LEVEL: crate::Level;
     /// Points per step.
     const LANES: usize;
     /// Float registers per step.

@@ -180,6 +180,7 @@ impl Lanes<Neon> for F32x4 {
 }
 
 impl Simd for Neon {
+    const LEVEL: crate::Level = crate::Level::Neon;
     const LANES: usize = 16;
     const PARTS: usize = 4;
     type F = F32x16;

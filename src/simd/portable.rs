@@ -23,6 +23,7 @@ const I32_RANGE: f32 = 2_147_483_648.0;
 step_lanes!(Portable, f32x8);
 
 impl Simd for Portable {
+    const LEVEL: crate::Level = crate::Level::Portable;
     const LANES: usize = 8;
     const PARTS: usize = 1;
     type F = f32x8;

@@ -13,6 +13,7 @@ const I32_RANGE: f32 = 2_147_483_648.0;
 step_lanes!(Scalar, f32);
 
 impl Simd for Scalar {
+    const LEVEL: crate::Level = crate::Level::Scalar;
     const LANES: usize = 1;
     const PARTS: usize = 1;
     type F = f32;

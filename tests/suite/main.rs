@@ -14,6 +14,7 @@ mod inherent;
 mod levels;
 mod ops;
 mod period;
+mod recipe;
 mod reference;
 mod semantics;
 mod stack;

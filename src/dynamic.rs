@@ -1,0 +1,345 @@
+//! [`DynSource`]: any source behind one object-safe face, for graphs chosen
+//! at run time (a recipe, a configuration file).
+//!
+//! The kernel side of a source ([`Field`]) is generic over the SIMD level,
+//! the dimension and the coordinate precision, so it cannot be a trait
+//! object. [`DynField`] is its object-safe mirror: one method per kind of
+//! work, with the level, the dimension and the precision as values.
+//! `Node<T>` implements it for any source `T` by dispatching, inside the
+//! call, to the kernels compiled for `T`. [`DynSource`] (a boxed
+//! `DynField`) implements `Field` again, so it joins every combinator.
+//!
+//! What crosses the virtual call:
+//! - a whole batch or grid call ([`Field::run`]): once per call, and the
+//!   source below runs its own compiled path (a static subtree is as fast
+//!   behind the box as without it);
+//! - one kernel step of points when a combinator evaluates it as an input
+//!   (32 points at `Avx2`, 64 at `Avx512`, 16 at `Neon`, 8 at `Portable`):
+//!   the coordinates are stored per lane, the source runs its step at the
+//!   caller's level and stores its values;
+//! - a block of grid rows ([`Field::fill_rows`]), with the grid plan boxed.
+//!
+//! The same points give the same bits through the box as without it: the
+//! step is evaluated by the same kernel at the same level, on the same
+//! coordinates in the same precision.
+
+use std::any::Any;
+
+use crate::field::{Coords, F32Coords, F64Coords, Field, GridAxis, Lanes, Request, at_level};
+use crate::kernel::{Dims, Noise};
+use crate::simd::{Job, MAX_LANES, Simd, dispatch};
+use crate::{Error, Level, Source};
+
+/// One step of coordinates across the virtual call: `D` axes (the slice's
+/// length) of per-lane values, the first `LANES` of the caller's level used.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    F32(&'a [[f32; MAX_LANES]]),
+    F64(&'a [[f64; MAX_LANES]]),
+}
+
+/// A grid plan behind the virtual call.
+type AnyPlan = Box<dyn Any + Send + Sync>;
+
+/// The object-safe face of a [`Field`]: every method a combinator or a
+/// driver calls on its input, with the level, dimension and precision as
+/// values instead of type parameters.
+trait DynField: Send + Sync + std::fmt::Debug {
+    fn clone_box(&self) -> Box<dyn DynField>;
+    /// One step of values at `level` (the caller's backend): `out[..LANES]`.
+    fn eval_step(&self, level: Level, c: Step<'_>, period_scale: u64, out: &mut [f32; MAX_LANES]);
+    fn run(&self, req: Request<'_>) -> Result<(), Error>;
+    fn run_level(&self) -> Level;
+    fn set_level(&mut self, level: Level);
+    fn validate(&self) -> Result<(), Error>;
+    fn output_bounds(&self, dimension: usize) -> (f32, f32);
+    fn periods(&self, scale: u64) -> [Option<u64>; 4];
+    fn plan(&self, axes: &[GridAxis], period_scale: u64) -> AnyPlan;
+    fn fill_rows(
+        &self,
+        plan: &AnyPlan,
+        axes: &[GridAxis],
+        first_row: usize,
+        out: &mut [f32],
+        streaming: bool,
+    );
+}
+
+/// A source behind the object-safe face.
+#[derive(Clone, Debug)]
+struct Node<T>(T);
+
+/// `$body` with `D` the dimension `$d` (1..=4) as a constant; `$none` for any
+/// other (the callers are the crate's drivers, which never pass one).
+macro_rules! with_dims {
+    ($d:expr, $none:expr, |D| $body:expr) => {
+        match $d {
+            1 => {
+                const D: usize = 1;
+                $body
+            }
+            2 => {
+                const D: usize = 2;
+                $body
+            }
+            3 => {
+                const D: usize = 3;
+                $body
+            }
+            4 => {
+                const D: usize = 4;
+                $body
+            }
+            _ => $none,
+        }
+    };
+}
+
+/// One step of `field` at `c`, stored into `out`.
+struct EvalStep<'a, T, const D: usize> {
+    field: &'a T,
+    c: Step<'a>,
+    period_scale: u64,
+    out: &'a mut [f32; MAX_LANES],
+}
+
+impl<T: Field, const D: usize> Job for EvalStep<'_, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let r = self.field.ready(s);
+        let v = match self.c {
+            Step::F32(lanes) => {
+                let c: [S::F; D] = std::array::from_fn(|a| s.load(&lanes[a][..S::LANES]));
+                self.field.eval(&r, s, &F32Coords(c), self.period_scale)
+            }
+            Step::F64(lanes) => {
+                let mut c = [[0.0f64; MAX_LANES]; D];
+                for (c, lanes) in c.iter_mut().zip(lanes) {
+                    c[..S::LANES].copy_from_slice(&lanes[..S::LANES]);
+                }
+                self.field.eval(&r, s, &F64Coords(c), self.period_scale)
+            }
+        };
+        s.store(v, &mut self.out[..S::LANES]);
+    }
+}
+
+impl<T: Field + 'static> DynField for Node<T> {
+    fn clone_box(&self) -> Box<dyn DynField> {
+        Box::new(self.clone())
+    }
+
+    fn eval_step(&self, level: Level, c: Step<'_>, period_scale: u64, out: &mut [f32; MAX_LANES]) {
+        let dims = match c {
+            Step::F32(a) => a.len(),
+            Step::F64(a) => a.len(),
+        };
+        with_dims!(dims, (), |D| dispatch(
+            level,
+            EvalStep::<T, D> {
+                field: &self.0,
+                c,
+                period_scale,
+                out,
+            }
+        ))
+    }
+
+    fn run(&self, req: Request<'_>) -> Result<(), Error> {
+        self.0.run(req)
+    }
+
+    fn run_level(&self) -> Level {
+        self.0.run_level()
+    }
+
+    fn set_level(&mut self, level: Level) {
+        self.0.set_level(level)
+    }
+
+    fn validate(&self) -> Result<(), Error> {
+        self.0.validate()
+    }
+
+    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        self.0.output_bounds(dimension)
+    }
+
+    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+        self.0.periods(scale)
+    }
+
+    fn plan(&self, axes: &[GridAxis], period_scale: u64) -> AnyPlan {
+        with_dims!(axes.len(), Box::new(()), |D| {
+            let axes: &[GridAxis; D] = axes.try_into().expect("D axes");
+            Box::new(self.0.plan(axes, period_scale))
+        })
+    }
+
+    fn fill_rows(
+        &self,
+        plan: &AnyPlan,
+        axes: &[GridAxis],
+        first_row: usize,
+        out: &mut [f32],
+        streaming: bool,
+    ) {
+        // The plan was made by `plan` above for the same source (the
+        // drivers pass a field's own plan back to it).
+        let Some(plan) = (**plan).downcast_ref::<T::Plan>() else {
+            return;
+        };
+        with_dims!(axes.len(), (), |D| {
+            let axes: &[GridAxis; D] = axes.try_into().expect("D axes");
+            self.0.fill_rows(plan, axes, first_row, out, streaming)
+        })
+    }
+}
+
+/// Any source, chosen at run time: a boxed graph behind one object-safe
+/// face, itself a [`Source`] that every combinator takes.
+///
+/// Build one from any source with [`DynSource::new`], or from recipe text
+/// with [`crate::Recipe`]. A batch or grid call on a `DynSource` runs the
+/// source's own compiled path (one virtual call per call); a combinator
+/// that takes a `DynSource` as input makes one virtual call per kernel
+/// step (32 points at `Avx2`, 64 at `Avx512`, 16 at `Neon`) and one per
+/// block of grid rows, never one per point. The output is bit-identical
+/// to the same graph composed statically, at every level.
+///
+/// ```
+/// use noisefield::{Combine, DynSource, Fbm, Perlin, Source, Value};
+///
+/// // Picked from configuration at run time:
+/// let rough = true;
+/// let base = if rough {
+///     DynSource::new(Fbm::new(Perlin::new(7)).octaves(5))
+/// } else {
+///     DynSource::new(Value::new(7))
+/// };
+/// let terrain = DynSource::new(Combine::add(base, Perlin::new(8)));
+/// let mut out = vec![0.0; 3];
+/// terrain.fill2(&[0.5, 1.5, 2.5], &[0.25, 0.25, 0.25], &mut out)?;
+/// assert!(out.iter().all(|v| v.is_finite()));
+/// # Ok::<(), noisefield::Error>(())
+/// ```
+pub struct DynSource(Box<dyn DynField>);
+
+impl DynSource {
+    /// `source` behind the run-time face (at `source`'s level).
+    pub fn new<T: Source + 'static>(source: T) -> DynSource {
+        DynSource(Box::new(Node(source)))
+    }
+
+    /// The same graph with every source in it at `level`, or
+    /// [`Error::Unsupported`] when this CPU cannot run it.
+    pub fn with_level(self, level: Level) -> Result<DynSource, Error> {
+        at_level(self, level)
+    }
+
+    /// The SIMD level the batch methods run at.
+    pub fn level(&self) -> Level {
+        self.0.run_level()
+    }
+}
+
+impl Clone for DynSource {
+    fn clone(&self) -> DynSource {
+        DynSource(self.0.clone_box())
+    }
+}
+
+impl std::fmt::Debug for DynSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("DynSource").field(&self.0).finish()
+    }
+}
+
+impl Field for DynSource {
+    type Ready<'a, S: Simd> = ();
+    type Plan = AnyPlan;
+    type Core = Self;
+
+    fn core(&self) -> &Self {
+        self
+    }
+
+    #[inline(always)]
+    fn ready<S: Simd>(&self, _: S) {}
+
+    #[inline(always)]
+    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        _: &(),
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> S::F
+    where
+        Noise: Dims<D>,
+    {
+        let mut out = [0.0f32; MAX_LANES];
+        match c.lanes(s) {
+            Lanes::F32(lanes) => {
+                self.0
+                    .eval_step(S::LEVEL, Step::F32(&lanes), period_scale, &mut out)
+            }
+            Lanes::F64(lanes) => {
+                self.0
+                    .eval_step(S::LEVEL, Step::F64(&lanes), period_scale, &mut out)
+            }
+        }
+        s.load(&out[..S::LANES])
+    }
+
+    fn run_level(&self) -> Level {
+        self.0.run_level()
+    }
+
+    fn set_level(&mut self, level: Level) {
+        self.0.set_level(level)
+    }
+
+    fn validate(&self) -> Result<(), Error> {
+        self.0.validate()
+    }
+
+    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        self.0.output_bounds(dimension)
+    }
+
+    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+        self.0.periods(scale)
+    }
+
+    fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> AnyPlan
+    where
+        Noise: Dims<D>,
+    {
+        self.0.plan(axes, period_scale)
+    }
+
+    fn fill_rows<const D: usize>(
+        &self,
+        plan: &AnyPlan,
+        axes: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        streaming: bool,
+    ) where
+        Noise: Dims<D>,
+    {
+        self.0.fill_rows(plan, axes, first_row, out, streaming)
+    }
+
+    fn run(&self, req: Request<'_>) -> Result<(), Error> {
+        self.0.run(req)
+    }
+}
+
+crate::source::source_methods!(impl[] DynSource);
