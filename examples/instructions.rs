@@ -8,12 +8,15 @@
 //!
 //! Arguments: the job (`fill3`, `fill3-periodic`, `grid2`, `grid3`; six-octave
 //! fractals over the noise: `fbm3`, `ridged3`, `marble3`, `fbm-grid2`,
-//! `ridged-grid2`), the hash
+//! `ridged-grid2`; warped 6-octave fBm on a 256² grid: `warped-static`,
+//! `warped-recipe`, `warped-boxed`), the hash
 //! mode (`coordinates` or `permuted`), the level, and how many times to
 //! repeat it. The difference between 3 and 1 repeats, divided by 2 × the
 //! job's sample count, is the kernel's cost per sample without setup.
 
-use noisefield::{Fbm, Grid2, Grid3, HashMode, Level, Marble, Perlin, Ridged};
+use noisefield::{
+    DynSource, Fbm, Grid2, Grid3, HashMode, Level, Marble, Perlin, Recipe, Ridged, Warp,
+};
 
 // The benches' inputs: points uniform in [-1000, 1000] from a fixed stream.
 #[path = "../bench/benches/common/mod.rs"]
@@ -87,6 +90,43 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 } else {
                     Ridged::new(perlin.clone()).fill_grid2(&grid, &mut out)?;
                 }
+                std::hint::black_box(&mut out);
+            }
+            out.len()
+        }
+        "warped-static" | "warped-recipe" | "warped-boxed" => {
+            // 6-octave fBm warped by Perlin on a 256² grid (step 1/128):
+            // composed statically, parsed from a recipe, every node boxed.
+            let grid = Grid2::new([0.0; 2], [1.0 / 128.0; 2], [256, 256]);
+            let mut out = vec![0.0f32; grid.check()?];
+            let hash = mode.name();
+            let recipe = format!(
+                "warp(fbm(perlin(seed=7, hash={hash}), octaves=6), perlin(seed=8, hash={hash}), \
+                 amplitude=0.5)"
+            );
+            let lattice = |seed| Perlin::with_hash(seed, mode);
+            let fill: Box<dyn Fn(&mut [f32]) -> Result<(), noisefield::Error>> = match job.as_str()
+            {
+                "warped-static" => {
+                    let g = Warp::new(Fbm::new(lattice(7)).octaves(6), lattice(8))
+                        .amplitude(0.5)
+                        .with_level(level)?;
+                    Box::new(move |out| g.fill_grid2(&grid, out))
+                }
+                "warped-recipe" => {
+                    let g = recipe.parse::<Recipe>()?.source().with_level(level)?;
+                    Box::new(move |out| g.fill_grid2(&grid, out))
+                }
+                _ => {
+                    let boxed = |s| DynSource::new(s);
+                    let fbm = DynSource::new(Fbm::new(boxed(lattice(7))).octaves(6));
+                    let g = DynSource::new(Warp::new(fbm, boxed(lattice(8))).amplitude(0.5))
+                        .with_level(level)?;
+                    Box::new(move |out| g.fill_grid2(&grid, out))
+                }
+            };
+            for _ in 0..repeats {
+                fill(&mut out)?;
                 std::hint::black_box(&mut out);
             }
             out.len()

@@ -4,7 +4,9 @@
 //! against the documented mappings (gray = round(255·t), 16-bit =
 //! round(65535·t), t = (v − lo)/(hi − lo)).
 
-use noisefield::{Billow, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value};
+use noisefield::{
+    Billow, Blend, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value, Warp,
+};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -322,6 +324,31 @@ fn every_source_writes_the_librarys_values() {
 }
 
 #[test]
+fn a_recipe_writes_the_librarys_values_with_the_options_as_defaults() {
+    let dir = temp_dir();
+    let recipe = "select(warp(fbm(octaves=2),perlin(seed=9),amplitude=0.5),ridged(value),perlin(seed=3),edge=0.2)";
+    let args = format!(
+        "render --source {recipe} --seed 4 --octaves 3 --size 19x6x4 --frequency 0.15 \
+         --origin -3,2.5,0.75 -o r.npy"
+    );
+    ok_in(dir.path(), &words(&args));
+    let bytes = fs::read(dir.path().join("r.npy")).unwrap();
+    let grid = Grid3::new([-3.0, 2.5, 0.75], [0.15; 3], [19, 6, 4]);
+    // Written out with the library's types: --seed is the seed of every
+    // lattice without one, --octaves the octaves of every fractal without.
+    let want = Blend::select(
+        Warp::new(Fbm::new(Perlin::new(4)).octaves(2), Perlin::new(9)).amplitude(0.5),
+        Ridged::new(Value::new(4)).octaves(3),
+        Perlin::new(3),
+        0.0,
+        0.2,
+    );
+    let mut values = vec![0.0; 19 * 6 * 4];
+    want.fill_grid3(&grid, &mut values).unwrap();
+    assert_same_bits(&floats(split_npy(&bytes).1), &values);
+}
+
+#[test]
 fn a_periodic_fbm_tile_is_the_fractal_over_a_periodic_perlin() {
     let dir = temp_dir();
     ok_in(
@@ -523,6 +550,28 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("render --source perlin --normalize", "--normalize"),
         ("render --source fbm --stripes 2", "--stripes"),
         ("render --source marble --power NaN", "power"),
+        (
+            "render --source fbm(perlin,octavs=4)",
+            "column 12: unknown parameter \"octavs\"",
+        ),
+        ("render --source add(perlin", "expected ',' or ')'"),
+        (
+            "render --source add(perlin,value) --octaves 4",
+            "--octaves applies to fractal sources",
+        ),
+        (
+            "render --source fbm(perlin) --stripes 2",
+            "--stripes applies to marble",
+        ),
+        (
+            "render --source fbm(perlin(period=4),lacunarity=2.5)",
+            "lacunarity",
+        ),
+        (
+            "render --source fbm(value) --period 4 --lacunarity 2.5",
+            "lacunarity",
+        ),
+        ("render --source abs(perlin) --format normal", "derivatives"),
         ("render --rows 5..3", "empty"),
         ("render --rows 0..1025", "outside"),
         ("render --rows 3", "A..B"),
@@ -956,7 +1005,7 @@ fn each_subcommands_help_states_its_own_default_source_and_the_names() {
         ("bench", "perlin"),
     ] {
         let help = ok_in(dir.path(), &[sub, "--help"]);
-        let at = help.find("--source <SOURCE>").expect("--source documented");
+        let at = help.find("--source <RECIPE>").expect("--source documented");
         let next = help[at + 2..]
             .find("\n      -")
             .map_or(help.len(), |n| at + 2 + n);
