@@ -553,7 +553,7 @@ impl<N: Source> Field for Map<N> {
 crate::source::source_methods!(impl[N: Source] Map<N>);
 
 impl<N: Source + GradField> GradField for Map<N> {
-    /// `slope(a) · ∇a`, the slope per lane by [`map_slope`].
+    /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
     #[inline(always)]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
