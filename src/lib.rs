@@ -97,7 +97,8 @@
 //! choice of [`Fade`] curve. [`Fbm`], [`Billow`], [`Ridged`], [`Turbulence`]
 //! and [`Marble`] sum octaves of any source (and nest). All share the
 //! [`Source`] interface (`noiseN`, `fillN`, `fillN_f64`, `fill_gridN(_par)`,
-//! `bounds`, `check`); [`Perlin`], [`Value`] and [`Fbm`] over them are also
+//! `bounds`, `check`); [`Perlin`], [`Value`], [`Fbm`] over a differentiable
+//! source and the operators and [`Warp`] over differentiable inputs are also
 //! [`Differentiable`] (`noise3_grad`, `fill3_grad`, …: the value with its
 //! analytic gradient). Fractals keep every promise above: the same bits on
 //! every level, thread count and window split.

@@ -28,9 +28,9 @@
 //! [`Source::check`] and every batch call return the error (one-point calls
 //! give NaN), as the fractals do.
 
-use crate::field::{Coords, Field, GridAxis, Request, canonical};
+use crate::field::{Coords, Field, GradField, GridAxis, Request, canonical};
 use crate::kernel::{Dims, Noise, load_padded, store_step};
-use crate::simd::{Job, Simd, dispatch};
+use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
 /// Most control points a [`Map::terrace`] or [`Map::curve`] takes.
@@ -107,6 +107,39 @@ enum MapOp {
 /// Parameters are checked when the operator is built; an invalid one makes
 /// [`Source::check`] and every batch call return the error (one-point calls
 /// give NaN), as the fractals do.
+///
+/// # Derivatives
+///
+/// Over [`Differentiable`](crate::Differentiable) inputs every operator is
+/// differentiable too (`noiseN_grad`, `fillN_grad`, `fill_gridN_grad`,
+/// …), by the chain rule, with `∇a` the gradient of input `a`:
+///
+/// | operator | gradient |
+/// |---|---|
+/// | `scale_bias` | `scale · ∇a` |
+/// | `abs` | `sign(a) · ∇a`, with `sign(0) = 0` (at `a = ±0`, the mean of the two one-sided slopes) |
+/// | `clamp` | `∇a` where `lower < a < upper`, else 0 (at `a = lower` or `a = upper` too) |
+/// | `terrace` | `wⱼ·2t·kⱼ · ∇a` (`kⱼ = 1/wⱼ`: the slope of `wⱼ·t²`) for `a` in `[pⱼ, pⱼ₊₁)`, else 0 |
+/// | `curve` | the slope `(yᵢ₊₁ − yᵢ)/(xᵢ₊₁ − xᵢ)` of the segment `[xᵢ, xᵢ₊₁)` holding `a`, times `∇a`; 0 outside `[x₀, xₙ)` |
+/// | `add` | `∇a + ∇b` |
+/// | `multiply` | `∇a·b + a·∇b` |
+/// | `min`, `max` | the gradient of the input the value takes (`∇a` where `a < b`, resp. `a > b`; else `∇b`, ties and unordered included) |
+/// | `Blend::new`, `Blend::select` | `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`, `t′` the slope of the clamped ramp or its smoothstep; 0 where `t` is clamped (ends included) and everywhere for a hard select |
+///
+/// At a kink the piecewise maps take the slope of the piece the value
+/// belongs to, pieces being closed below and open above (`[pⱼ, pⱼ₊₁)`, as a
+/// lattice cell is `floor(c)`): a terrace's slope at a control point is 0
+/// (its flat side), a curve's at an inner control point is the next
+/// segment's. The final clamp to `[p₀, pₙ]` of terraces and curves only
+/// absorbs rounding and is not differentiated. The value is bit-identical
+/// to the plain methods'; the derivatives are the same bits at every
+/// level, thread count and window. A NaN value has NaN derivatives (an
+/// input's NaN that `min` or `max` does not take does not reach them).
+///
+/// As for every differentiable source, `fill_gridN_grad` computes each
+/// sample as `fillN_f64` computes its point, so its values equal
+/// `fill_gridN`'s bit for bit on coarse grids (which take that path) and
+/// are within the row path's documented error of them on fine ones.
 #[derive(Clone, Debug)]
 pub struct Map<N> {
     source: N,
@@ -168,6 +201,50 @@ fn map_step<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
 /// The map of one `f32` (the same operations through the scalar backend).
 fn map_one(op: MapOp, p: &Pieces, v: f32) -> f32 {
     map_step(crate::simd::scalar::Scalar, op, p, v)
+}
+
+/// The piece `[xᵢ, xᵢ₊₁)` of a terrace or curve that holds `v`, if any
+/// (the last control point and beyond, or below the first: none).
+fn piece(p: &Pieces, v: f32) -> Option<usize> {
+    (0..p.n.saturating_sub(1)).find(|&i| p.x[i] <= v && v < p.x[i + 1])
+}
+
+/// The slope of the map at `v` (the conventions at kinks: see [`Map`]);
+/// NaN at NaN. Plain `f32` code, the same at every level.
+fn map_slope(op: MapOp, p: &Pieces, v: f32) -> f32 {
+    if v.is_nan() {
+        return f32::NAN;
+    }
+    match op {
+        MapOp::ScaleBias { scale, .. } => scale,
+        MapOp::Abs if v > 0.0 => 1.0,
+        MapOp::Abs if v < 0.0 => -1.0,
+        MapOp::Abs => 0.0,
+        MapOp::Clamp { lower, upper } if lower < v && v < upper => 1.0,
+        MapOp::Clamp { .. } => 0.0,
+        MapOp::Terrace => piece(p, v).map_or(0.0, |i| {
+            // The value adds wᵢ·t² with t = (v − xᵢ)·kᵢ (the clamp keeps v
+            // inside its piece): its slope is wᵢ·2t·kᵢ.
+            let t = (v - p.x[i]) * p.k[i];
+            p.w[i] * (t + t) * p.k[i]
+        }),
+        MapOp::Curve => piece(p, v).map_or(0.0, |i| p.k[i]),
+    }
+}
+
+/// [`map_slope`] of every lane of a step (stored, mapped lane by lane,
+/// loaded: the same `f32` code at every level).
+#[inline(always)]
+fn map_slope_step<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
+    if let MapOp::ScaleBias { scale, .. } = op {
+        return s.splat(scale);
+    }
+    let mut lanes = [0.0f32; MAX_LANES];
+    s.store(v, &mut lanes[..S::LANES]);
+    for l in &mut lanes[..S::LANES] {
+        *l = map_slope(op, p, *l);
+    }
+    s.load(&lanes[..S::LANES])
 }
 
 impl<N: Source> Map<N> {
@@ -475,6 +552,33 @@ impl<N: Source> Field for Map<N> {
 
 crate::source::source_methods!(impl[N: Source] Map<N>);
 
+impl<N: Source + GradField> GradField for Map<N> {
+    /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
+    #[inline(always)]
+    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &N::Ready<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> (S::F, [S::F; D])
+    where
+        Noise: Dims<D>,
+    {
+        if self.error.is_some() {
+            return (s.splat(f32::NAN), [s.splat(f32::NAN); D]);
+        }
+        let (v, mut grad) = self.source.eval_grad(r, s, c, period_scale);
+        let slope = map_slope_step(s, self.op, &self.pieces, v);
+        for g in &mut grad {
+            *g = canonical(s, slope * *g);
+        }
+        (canonical(s, map_step(s, self.op, &self.pieces, v)), grad)
+    }
+}
+
+crate::source::gradient_methods!(impl[N: Source + GradField] Map<N>);
+
 /// How a [`Combine`] joins its two inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CombineOp {
@@ -485,6 +589,10 @@ enum CombineOp {
 }
 
 /// Two inputs joined value by value (see [`Map`] for every operator).
+///
+/// Differentiable when both inputs are: `∇a + ∇b`, `∇a·b + a·∇b`, and for
+/// `min` / `max` the gradient of the input the value takes (`b`'s at a tie
+/// or when unordered); see [`Map`]'s table.
 #[derive(Clone, Debug)]
 pub struct Combine<A, B> {
     a: A,
@@ -657,6 +765,81 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
 
 crate::source::source_methods!(impl[A: Source, B: Source] Combine<A, B>);
 
+/// `da` in the lanes where `min` or `max` ([`combine_step`]) takes `a`,
+/// `db` where it takes `b` (unordered included): the same comparison,
+/// lane by lane, so a NaN in the input not taken never reaches the result.
+#[inline(always)]
+fn taken<S: Simd, const D: usize>(
+    s: S,
+    op: CombineOp,
+    a: S::F,
+    b: S::F,
+    da: &[S::F; D],
+    db: &[S::F; D],
+) -> [S::F; D] {
+    let (mut la, mut lb) = ([0.0f32; MAX_LANES], [0.0f32; MAX_LANES]);
+    s.store(a, &mut la[..S::LANES]);
+    s.store(b, &mut lb[..S::LANES]);
+    let mut take_a = [false; MAX_LANES];
+    for i in 0..S::LANES {
+        take_a[i] = match op {
+            CombineOp::Min => la[i] < lb[i],
+            _ => la[i] > lb[i],
+        };
+    }
+    let mut out = *db;
+    for (o, (da, db)) in out.iter_mut().zip(da.iter().zip(db)) {
+        s.store(*da, &mut la[..S::LANES]);
+        s.store(*db, &mut lb[..S::LANES]);
+        for i in 0..S::LANES {
+            if take_a[i] {
+                lb[i] = la[i];
+            }
+        }
+        *o = s.load(&lb[..S::LANES]);
+    }
+    out
+}
+
+impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
+    /// `∇a + ∇b`, `∇a·b + a·∇b`, or the gradient of the input `min`/`max` takes.
+    #[inline(always)]
+    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> (S::F, [S::F; D])
+    where
+        Noise: Dims<D>,
+    {
+        let (a, da) = self.a.eval_grad(&r.0, s, c, period_scale);
+        let (b, db) = self.b.eval_grad(&r.1, s, c, period_scale);
+        // Loops, not closures, around lane operations (see ARCHITECTURE.md).
+        let mut grad = db;
+        match self.op {
+            CombineOp::Add => {
+                for j in 0..D {
+                    grad[j] = da[j] + db[j];
+                }
+            }
+            CombineOp::Multiply => {
+                for j in 0..D {
+                    grad[j] = da[j] * b + a * db[j];
+                }
+            }
+            CombineOp::Min | CombineOp::Max => grad = taken(s, self.op, a, b, &da, &db),
+        }
+        for g in &mut grad {
+            *g = canonical(s, *g);
+        }
+        (canonical(s, combine_step(s, self.op, a, b)), grad)
+    }
+}
+
+crate::source::gradient_methods!(impl[A: Source + GradField, B: Source + GradField] Combine<A, B>);
+
 /// How a [`Blend`] weighs its inputs by the control: `t = clamp((c −
 /// origin) · k₁ · k₂, 0, 1)`, then smoothstep for a select.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -671,17 +854,70 @@ struct Weight {
 /// least 2¹⁰³, so a hard select's ramp is a step.
 const STEEP: f32 = 8.507_059e37;
 
+/// The weight `t` of `b` at control values `c`.
 #[inline(always)]
-fn blend_step<S: Simd>(s: S, w: Weight, a: S::F, b: S::F, c: S::F) -> S::F {
+fn blend_weight<S: Simd>(s: S, w: Weight, c: S::F) -> S::F {
     let t = (c - s.splat(w.origin)) * s.splat(w.k1) * s.splat(w.k2);
     let mut t = clamp(s, t, 0.0, 1.0);
     if w.smooth {
         t = t * t * (s.splat(3.0) - s.splat(2.0) * t);
     }
+    t
+}
+
+/// `(1 − t)·a + t·b`.
+#[inline(always)]
+fn mix<S: Simd>(s: S, t: S::F, a: S::F, b: S::F) -> S::F {
     (s.splat(1.0) - t) * a + t * b
 }
 
+#[inline(always)]
+fn blend_step<S: Simd>(s: S, w: Weight, a: S::F, b: S::F, c: S::F) -> S::F {
+    mix(s, blend_weight(s, w, c), a, b)
+}
+
+/// `dt/dc` of [`blend_weight`] at the control value `c`: 0 where `t` is
+/// clamped, the ends included; NaN at NaN. Plain `f32` code, the same at
+/// every level.
+fn weight_slope(w: Weight, c: f32) -> f32 {
+    // `blend_weight`'s ramp, the same operations.
+    let r = (c - w.origin) * w.k1 * w.k2;
+    if r.is_nan() {
+        return f32::NAN;
+    }
+    // A hard select's ramp is a step: its r is 0 or at least 2¹⁰³ (see
+    // `STEEP`), never inside, so its slope is 0 everywhere.
+    if !(0.0 < r && r < 1.0) {
+        return 0.0;
+    }
+    let k = w.k1 * w.k2;
+    if w.smooth {
+        // d/dr of r·r·(3 − 2r).
+        6.0 * r * (1.0 - r) * k
+    } else {
+        k
+    }
+}
+
+/// [`weight_slope`] of every lane of a step.
+#[inline(always)]
+fn weight_slope_step<S: Simd>(s: S, w: Weight, c: S::F) -> S::F {
+    let mut lanes = [0.0f32; MAX_LANES];
+    s.store(c, &mut lanes[..S::LANES]);
+    for l in &mut lanes[..S::LANES] {
+        *l = weight_slope(w, *l);
+    }
+    s.load(&lanes[..S::LANES])
+}
+
 /// Two inputs mixed by a third, the control (see [`Map`] for every operator).
+///
+/// Differentiable when all three inputs are: `(1 − t)·∇a + t·∇b + (b −
+/// a)·t′(c)·∇c`, with `t′` the slope of the weight in the control (`½` on
+/// the ramp of [`Blend::new`], the smoothstep's `6r(1 − r)/(2·edge)` for
+/// [`Blend::select`]); `t′` is 0 where the weight is clamped, both ends
+/// included, and everywhere for a hard select (`edge` 0), whose step has
+/// no slope; see [`Map`]'s table.
 #[derive(Clone, Debug)]
 pub struct Blend<A, B, C> {
     a: A,
@@ -891,6 +1127,39 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
 }
 
 crate::source::source_methods!(impl[A: Source, B: Source, C: Source] Blend<A, B, C>);
+
+impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradField
+    for Blend<A, B, C>
+{
+    /// `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`.
+    #[inline(always)]
+    fn eval_grad<S: Simd, Co: Coords<S, D>, const D: usize>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: &Co,
+        period_scale: u64,
+    ) -> (S::F, [S::F; D])
+    where
+        Noise: Dims<D>,
+    {
+        if self.error.is_some() {
+            return (s.splat(f32::NAN), [s.splat(f32::NAN); D]);
+        }
+        let (a, da) = self.a.eval_grad(&r.0, s, c, period_scale);
+        let (b, db) = self.b.eval_grad(&r.1, s, c, period_scale);
+        let (control, dc) = self.control.eval_grad(&r.2, s, c, period_scale);
+        let t = blend_weight(s, self.weight, control);
+        let k = (b - a) * weight_slope_step(s, self.weight, control);
+        let mut grad = dc;
+        for j in 0..D {
+            grad[j] = canonical(s, mix(s, t, da[j], db[j]) + k * dc[j]);
+        }
+        (canonical(s, mix(s, t, a, b)), grad)
+    }
+}
+
+crate::source::gradient_methods!(impl[A: Source + GradField, B: Source + GradField, C: Source + GradField] Blend<A, B, C>);
 
 /// Rows `first_row..` of a grid with rows of `nx` samples, in blocks of
 /// at most [`BLOCK_SAMPLES`] (whole rows): `each(row, block, scratch)` gets

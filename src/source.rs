@@ -164,8 +164,12 @@ impl<F: Field> Source for F {}
 /// A source with analytic derivatives: the value and its gradient
 /// together. The value is bit-identical to [`Source`]'s; the derivatives
 /// are exact derivatives of the computed field (up to `f32` rounding).
-/// Implemented by [`crate::Perlin`], [`crate::Value`] and [`crate::Fbm`]
-/// over them.
+/// Implemented by [`crate::Perlin`], [`crate::Value`], [`crate::Fbm`] over
+/// a differentiable source, and the operators and the warp over
+/// differentiable inputs ([`crate::Map`], [`crate::Combine`],
+/// [`crate::Blend`], [`crate::Warp`]; their conventions at kinks — `abs` at
+/// 0, clamp ends, terrace and curve control points, `min`/`max` ties,
+/// clamped blend weights — are in [`crate::Map`]'s docs).
 ///
 /// At a cell face where the fade curve's derivative jumps
 /// ([`crate::Fade::Linear`]) the derivative is the one of the cell the

@@ -12,6 +12,7 @@ mod grid;
 mod hash;
 mod inherent;
 mod levels;
+mod op_grad;
 mod ops;
 mod period;
 mod recipe;
