@@ -124,12 +124,15 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod custom;
 mod error;
 mod fade;
 mod field;
 mod fractal;
 mod grid;
 mod hash_mode;
+#[cfg(feature = "noise")]
+mod interop;
 mod kernel;
 mod lattice;
 mod level;
@@ -145,11 +148,14 @@ mod warp;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeExamples;
 
+pub use custom::{Custom, CustomNoise};
 pub use error::Error;
 pub use fade::Fade;
 pub use fractal::{Billow, Fbm, MAX_OCTAVES, Marble, Ridged, Turbulence};
 pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 pub use hash_mode::{HashMode, ParseHashModeError};
+#[cfg(feature = "noise")]
+pub use interop::NoiseFnSource;
 pub use level::{Level, ParseLevelError};
 pub use ops::{Blend, Combine, MAX_CONTROL_POINTS, Map};
 pub use perlin::Perlin;
