@@ -670,6 +670,7 @@ where
 
 /// One `f64` point through the scalar backend (`NaN` if the field is
 /// invalid): the bits of `fillN_f64` at that point, at every level.
+#[cfg(feature = "noise")]
 pub(crate) fn point_f64<F: Field, const D: usize>(f: &F, c: [f64; D]) -> f32
 where
     Noise: Dims<D>,

@@ -105,6 +105,11 @@ const ISIZE_RANGE: f64 = 9_223_372_036_854_775_808.0;
 /// let fbm = Fbm::new(source).octaves(4);
 /// let mut out = vec![0.0; 2];
 /// fbm.fill3_f64(&[0.25, 10.5], &[1.5, -3.0], &[0.0, 2.0], &mut out)?;
+///
+/// // And back: noisefield sources are NoiseFns (`fillN_f64`'s bits).
+/// use noise::NoiseFn;
+/// let v = noisefield::Perlin::new(3).get([1.5, 2.25, -0.75]);
+/// assert_eq!(v, f64::from(noisefield::Perlin::new(3).noise3(1.5, 2.25, -0.75)));
 /// # Ok::<(), noisefield::Error>(())
 /// ```
 #[derive(Clone)]

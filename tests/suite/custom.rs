@@ -147,6 +147,9 @@ fn f64_points(dims: usize, seed: u64) -> Vec<Vec<f64>> {
         .collect()
 }
 
+/// A combinator over user sources and the same over crate sources.
+type Pair = (&'static str, Box<dyn Src>, Box<dyn Src>);
+
 fn same_bits(a: &[f32], b: &[f32], what: &str) {
     assert_eq!(a.len(), b.len(), "{what}: lengths");
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
@@ -300,7 +303,7 @@ fn batch_sizes_the_user_sees() {
 fn combinators_over_wrapped_sources_equal_them_over_the_sources() {
     let perlin = || Perlin::new(5);
     let value = || Value::new(6);
-    let cases: Vec<(&str, Box<dyn Src>, Box<dyn Src>)> = vec![
+    let cases: Vec<Pair> = vec![
         (
             "fbm",
             Box::new(Fbm::new(wrapped(perlin())).octaves(5)),
