@@ -64,6 +64,10 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// `amplitude · by` is the exact product of the two `f32`s), clamped
     /// to the finite range like [`Coords::affine`].
     fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self;
+    /// Every lane's coordinates in `f64`, per axis: `f32` lanes widened
+    /// (exactly), `f64` lanes as they are; entries past `S::LANES` are 0.
+    /// What a user's noise (`Custom`) is called with.
+    fn lanes_f64(&self, s: S) -> [[f64; MAX_LANES]; D];
     /// The step's coordinates per lane (the first `S::LANES` of each
     /// axis), in this representation's precision: what a run-time source
     /// receives across its virtual call.
@@ -211,6 +215,19 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         }
         Lanes::F32(lanes)
     }
+
+    #[inline(always)]
+    fn lanes_f64(&self, s: S) -> [[f64; MAX_LANES]; D] {
+        let mut c = [[0.0f64; MAX_LANES]; D];
+        for (c, &v) in c.iter_mut().zip(&self.0) {
+            let mut lanes = [0.0f32; MAX_LANES];
+            s.store(v, &mut lanes[..S::LANES]);
+            for (c, &l) in c.iter_mut().zip(&lanes[..S::LANES]) {
+                *c = f64::from(l);
+            }
+        }
+        c
+    }
 }
 
 /// Coordinates as `f64` per lane: stage 1 per point in `f64` (exact far from
@@ -290,6 +307,11 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
     #[inline(always)]
     fn lanes(&self, _: S) -> Lanes<D> {
         Lanes::F64(self.0)
+    }
+
+    #[inline(always)]
+    fn lanes_f64(&self, _: S) -> [[f64; MAX_LANES]; D] {
+        self.0
     }
 }
 
@@ -670,6 +692,25 @@ where
     f.eval(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
 }
 
+/// One `f64` point through the scalar backend (`NaN` if the field is
+/// invalid): the bits of `fillN_f64` at that point, at every level.
+#[cfg(feature = "noise")]
+pub(crate) fn point_f64<F: Field, const D: usize>(f: &F, c: [f64; D]) -> f32
+where
+    Noise: Dims<D>,
+{
+    let f = f.core();
+    if f.validate().is_err() {
+        return f32::NAN;
+    }
+    let s = Scalar;
+    let mut lanes = [[0.0f64; MAX_LANES]; D];
+    for (l, c) in lanes.iter_mut().zip(c) {
+        l[0] = c;
+    }
+    f.eval(&f.ready(s), s, &F64Coords(lanes), 1)
+}
+
 /// One point and its derivatives through the scalar backend.
 pub(crate) fn point_grad<F: GradField, const D: usize>(f: &F, c: [f32; D]) -> (f32, [f32; D])
 where
@@ -907,14 +948,7 @@ pub(crate) fn fill_rows_by_points<F: Field, const D: usize>(
 ) where
     Noise: Dims<D>,
 {
-    let nx = axes[0].coords.len();
-    if nx == 0 {
-        return;
-    }
-    let rows_per_pass = (POINT_ROWS_SAMPLES / nx).max(1);
-    for (p, out) in out.chunks_mut(rows_per_pass * nx).enumerate() {
-        let coords = row_coords(axes, first_row + p * rows_per_pass, out.len() / nx);
-        let inputs: [&[f64]; D] = std::array::from_fn(|a| &coords[a][..]);
+    by_row_points(axes, first_row, out, |inputs, out| {
         dispatch(
             f.run_level(),
             FillPoints {
@@ -924,6 +958,28 @@ pub(crate) fn fill_rows_by_points<F: Field, const D: usize>(
                 period_scale,
             },
         );
+    });
+}
+
+/// Rows `first_row..` of the grid `axes` (as many as `out` holds) in passes
+/// of whole rows (at most [`POINT_ROWS_SAMPLES`] samples, or one row):
+/// `pass(points, out)` with the pass's sample positions (`f64`, x fastest)
+/// and its part of `out`.
+pub(crate) fn by_row_points<const D: usize>(
+    axes: &[GridAxis; D],
+    first_row: usize,
+    out: &mut [f32],
+    mut pass: impl FnMut([&[f64]; D], &mut [f32]),
+) {
+    let nx = axes[0].coords.len();
+    if nx == 0 {
+        return;
+    }
+    let rows_per_pass = (POINT_ROWS_SAMPLES / nx).max(1);
+    for (p, out) in out.chunks_mut(rows_per_pass * nx).enumerate() {
+        let coords = row_coords(axes, first_row + p * rows_per_pass, out.len() / nx);
+        let inputs: [&[f64]; D] = std::array::from_fn(|a| &coords[a][..]);
+        pass(inputs, out);
     }
 }
 

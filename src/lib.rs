@@ -125,6 +125,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod custom;
 mod dynamic;
 mod error;
 mod fade;
@@ -132,6 +133,8 @@ mod field;
 mod fractal;
 mod grid;
 mod hash_mode;
+#[cfg(feature = "noise")]
+mod interop;
 mod kernel;
 mod lattice;
 mod level;
@@ -148,12 +151,15 @@ mod warp;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeExamples;
 
+pub use custom::{Custom, CustomNoise};
 pub use dynamic::DynSource;
 pub use error::Error;
 pub use fade::Fade;
 pub use fractal::{Billow, Fbm, MAX_OCTAVES, Marble, Ridged, Turbulence};
 pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 pub use hash_mode::{HashMode, ParseHashModeError};
+#[cfg(feature = "noise")]
+pub use interop::NoiseFnSource;
 pub use level::{Level, ParseLevelError};
 pub use ops::{Blend, Combine, MAX_CONTROL_POINTS, Map};
 pub use perlin::Perlin;

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod custom;
 mod errors;
 mod f64_points;
 mod fractal;
@@ -11,6 +12,7 @@ mod gradient;
 mod grid;
 mod hash;
 mod inherent;
+mod interop;
 mod levels;
 mod op_grad;
 mod ops;

@@ -7,21 +7,12 @@
 //! grids as `gradient.rs` checks `Fbm`'s.
 
 use crate::common::{
-    AnyGrid, GradSrc, Leveled, Rng, SENTINEL_BITS, Src, bits, borrow, borrow64, levels, point,
-    show, table_inputs,
+    AnyGrid, GradSrc, Rng, SENTINEL_BITS, Src, bits, borrow, borrow64, levels, point, show,
+    table_inputs,
 };
-use noisefield::{Blend, Combine, Differentiable, Error, Fbm, Level, Map, Perlin, Source, Warp};
+use noisefield::{Blend, Combine, Differentiable, Fbm, Map, Perlin, Warp};
 
-macro_rules! leveled {
-    ($([$($g:ident),*] $ty:ty),* $(,)?) => {$(
-        impl<$($g: Source),*> Leveled for $ty {
-            fn leveled(self, level: Level) -> Result<Self, Error> {
-                self.with_level(level)
-            }
-        }
-    )*};
-}
-leveled!([N] Map<N>, [A, B] Combine<A, B>, [A, B, C] Blend<A, B, C>, [N, W] Warp<N, W>);
+// `Leveled` for the operators and `Warp` is in `common`.
 
 fn a() -> Fbm<Perlin> {
     Fbm::new(Perlin::new(1)).octaves(3)

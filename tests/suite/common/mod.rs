@@ -486,7 +486,33 @@ macro_rules! leveled_combinators {
         }
     )*};
 }
-leveled_combinators!(Fbm, Billow, Ridged, Turbulence, Marble);
+leveled_combinators!(Fbm, Billow, Ridged, Turbulence, Marble, Map);
+
+impl<A: noisefield::Source, B: noisefield::Source> Leveled for noisefield::Combine<A, B> {
+    fn leveled(self, level: Level) -> Result<Self, Error> {
+        self.with_level(level)
+    }
+}
+
+impl<A: noisefield::Source, B: noisefield::Source, C: noisefield::Source> Leveled
+    for noisefield::Blend<A, B, C>
+{
+    fn leveled(self, level: Level) -> Result<Self, Error> {
+        self.with_level(level)
+    }
+}
+
+impl<N: noisefield::Source, W: noisefield::Source> Leveled for noisefield::Warp<N, W> {
+    fn leveled(self, level: Level) -> Result<Self, Error> {
+        self.with_level(level)
+    }
+}
+
+impl<U: noisefield::CustomNoise> Leveled for noisefield::Custom<U> {
+    fn leveled(self, level: Level) -> Result<Self, Error> {
+        self.with_level(level)
+    }
+}
 
 /// Any source behind one object-safe interface, with the dimension chosen
 /// by the number of coordinates or slices (1 to 4), so one test covers
