@@ -382,6 +382,22 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     where
         Noise: Dims<D>;
 
+    /// [`Field::eval`] inside a batch call's loop (`fillN`): a field may
+    /// run its step inlined there instead of calling a shared copy.
+    #[inline(always)]
+    fn eval_batch<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> S::F
+    where
+        Noise: Dims<D>,
+    {
+        self.eval(r, s, c, period_scale)
+    }
+
     /// The level batch calls run at.
     fn run_level(&self) -> Level;
     /// Sets the level (already checked to be available).
@@ -530,7 +546,7 @@ where
         let n = S::LANES;
         for (k, dst) in self.out.chunks_mut(n).enumerate() {
             let c = T::load(s, &self.inputs, k * n, dst.len());
-            store_step(s, self.field.eval(&r, s, &c, self.period_scale), dst);
+            store_step(s, self.field.eval_batch(&r, s, &c, self.period_scale), dst);
         }
     }
 }

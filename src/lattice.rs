@@ -260,6 +260,28 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         })
     }
 
+    #[inline(always)]
+    fn eval_batch<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        r: &LatticeReady<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> S::F
+    where
+        Noise: Dims<D>,
+    {
+        // The default lattice's step inlined here, in the loop of the
+        // batch (its call and the step's values passed through memory cost
+        // about 2 instructions per point); others call the shared step.
+        match r {
+            LatticeReady::Coordinates(key) if self.curve == Fade::Quintic => {
+                quintic_coordinates::<K, S, C, D>(self, key, s, c, period_scale)
+            }
+            _ => self.eval(r, s, c, period_scale),
+        }
+    }
+
     fn run_level(&self) -> Level {
         self.level
     }
@@ -400,25 +422,46 @@ where
                 Noise::eval::<S, K, PermutationHash, false, false>(s, p, &axes)
             }
             LatticeReady::Coordinates(key) => {
-                type H = CoordinateHash;
                 if lattice.curve == Fade::Quintic {
-                    // The default fade: stage 2 makes the fades (and, with
-                    // no period, the upper cells) per part, where they are
-                    // used (see `Dims::eval`).
-                    return match lattice.scaled_periods(period_scale) {
-                        None => {
-                            let axes = c.axes::<H>(s, None, Fade::Quintic, true);
-                            Noise::eval::<S, K, H, true, true>(s, key, &axes)
-                        }
-                        Some(p) => {
-                            let axes = c.axes::<H>(s, Some(&p), Fade::Quintic, true);
-                            Noise::eval::<S, K, H, true, false>(s, key, &axes)
-                        }
-                    };
+                    return quintic_coordinates::<K, S, C, D>(lattice, key, s, c, period_scale);
                 }
+                type H = CoordinateHash;
                 let axes = stage1_axes::<K, H, S, C, D>(lattice, s, c, period_scale);
                 Noise::eval::<S, K, H, false, false>(s, key, &axes)
             }
+        }
+    }
+}
+
+/// A step of the full-coordinate hash with the quintic fade (the default
+/// lattice): stage 2 makes the fades (and, with no period, the upper cells)
+/// per part, where they are used (see `Dims::eval`).
+#[inline(always)]
+fn quintic_coordinates<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+    lattice: &Lattice<K>,
+    key: &S::UP,
+    s: S,
+    c: &C,
+    period_scale: u64,
+) -> S::F
+where
+    Noise: Dims<D>,
+{
+    type H = CoordinateHash;
+    // (Tested first on its own, the common case stays out of the periods'
+    // arithmetic.)
+    let periods = match lattice.periods {
+        None => None,
+        Some(_) => lattice.scaled_periods(period_scale),
+    };
+    match periods {
+        None => {
+            let axes = c.axes::<H>(s, None, Fade::Quintic, true);
+            Noise::eval::<S, K, H, true, true>(s, key, &axes)
+        }
+        Some(p) => {
+            let axes = c.axes::<H>(s, Some(&p), Fade::Quintic, true);
+            Noise::eval::<S, K, H, true, false>(s, key, &axes)
         }
     }
 }

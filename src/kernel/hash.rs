@@ -27,7 +27,7 @@
 //!
 //! Both are integer arithmetic and table reads, exact on every backend.
 
-use super::{Axis, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4};
+use super::{Axis, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4, Gate, gate_u};
 use crate::simd::Simd;
 
 /// The lower and upper cells of a step along each of `D` axes.
@@ -85,6 +85,7 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
         r: &Self::Ready<'_, S>,
         step: &Self::Step<S>,
         k: usize,
+        gate: Gate<S>,
     ) -> [Self::Part<S>; 16];
     /// The gradient a hash picks in `D` dimensions, by component.
     fn gradient<S: Simd, const D: usize>(s: S, h: Self::Part<S>) -> [S::P; D];
@@ -186,6 +187,7 @@ impl LatticeHash for PermutationHash {
         _: &S::Perm<'_>,
         step: &[S::I; 16],
         k: usize,
+        _: Gate<S>,
     ) -> [S::H; 16] {
         let mut out = [s.hashes(step[0], k); 16];
         for i in 1..1 << D {
@@ -368,15 +370,16 @@ impl LatticeHash for CoordinateHash {
         seed: &S::UP,
         step: &[(S::U, S::U); 4],
         k: usize,
+        gate: Gate<S>,
     ) -> [S::UP; 16] {
         // Combined keys of the lower axes' corners, extended axis by axis.
         let mut v = [*seed; 16];
         for (a, &(c0, c1)) in step.iter().enumerate().take(D) {
-            let lower = s.u32_part(c0, k);
+            let lower = gate_u(s, gate, s.u32_part(c0, k));
             let upper = if NEXT {
                 s.add_u32(lower, s.splat_u32(1))
             } else {
-                s.u32_part(c1, k)
+                gate_u(s, gate, s.u32_part(c1, k))
             };
             let k0 = axis_key(s, lower, a);
             let k1 = axis_key(s, upper, a);
@@ -517,8 +520,8 @@ mod tests {
                     (c[2], 9),
                     (c[3], c[3]),
                 ];
-                let h4 = CoordinateHash::part_hashes::<Scalar, 4, false>(s, &key, &step, 0);
-                let h2 = CoordinateHash::part_hashes::<Scalar, 2, false>(s, &key, &step, 0);
+                let h4 = CoordinateHash::part_hashes::<Scalar, 4, false>(s, &key, &step, 0, None);
+                let h2 = CoordinateHash::part_hashes::<Scalar, 2, false>(s, &key, &step, 0, None);
                 for corner in 0..16 {
                     let pick = |a: usize| {
                         if corner >> a & 1 == 1 {

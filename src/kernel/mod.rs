@@ -200,8 +200,13 @@ struct Part<S: Simd> {
 /// minus one and the quintic fade made here from the offset (see
 /// [`Dims::eval`]; the same operations on the same lanes, so the same bits).
 #[inline(always)]
-fn part<S: Simd, H: LatticeHash, const FRESH: bool>(s: S, a: &Axis<S, H>, k: usize) -> Part<S> {
-    let t0 = s.part(a.t0, k);
+fn part<S: Simd, H: LatticeHash, const FRESH: bool>(
+    s: S,
+    a: &Axis<S, H>,
+    k: usize,
+    gate: Gate<S>,
+) -> Part<S> {
+    let t0 = gate_p(s, gate, s.part(a.t0, k));
     if FRESH {
         Part {
             t0,
@@ -214,6 +219,31 @@ fn part<S: Simd, H: LatticeHash, const FRESH: bool>(s: S, a: &Axis<S, H>, k: usi
             t1: s.part(a.t1, k),
             fade: s.part(a.fade, k),
         }
+    }
+}
+
+/// What a part of a kernel step waits for before it starts: the previous
+/// part's result, or nothing. Parts are independent, and left alone the
+/// optimiser starts the next part's hashing early and spills what it
+/// made; gated, a part's inputs exist only once the previous part is done
+/// (no instruction: see [`Simd::after_p`]).
+pub(crate) type Gate<S> = Option<<S as Simd>::P>;
+
+/// `v`, once the gate's value is made.
+#[inline(always)]
+pub(crate) fn gate_p<S: Simd>(s: S, gate: Gate<S>, v: S::P) -> S::P {
+    match gate {
+        Some(done) => s.after_p(done, v),
+        None => v,
+    }
+}
+
+/// [`gate_p`] for 32-bit lanes.
+#[inline(always)]
+pub(crate) fn gate_u<S: Simd>(s: S, gate: Gate<S>, v: S::UP) -> S::UP {
+    match gate {
+        Some(done) => s.after_up(done, v),
+        None => v,
     }
 }
 
@@ -343,15 +373,18 @@ pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 ) -> S::F {
     let step = H::step::<S, 1>(s, r, &[(x.c0, x.c1)]);
     let mut out = x.t0;
+    let mut gate: Gate<S> = None;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 1, NEXT>(s, r, &step, k);
-        let x = part::<S, H, FRESH>(s, x, k);
+        let g = H::part_hashes::<S, 1, NEXT>(s, r, &step, k, gate);
+        let x = part::<S, H, FRESH>(s, x, k, gate);
         let n = lerp(
             x.fade,
             K::corner::<S, H, 1>(s, g[0], [x.t0]),
             K::corner::<S, H, 1>(s, g[1], [x.t1]),
         );
-        s.set_part(&mut out, k, s.canonical_nan(n));
+        let n = s.canonical_nan(n);
+        s.set_part(&mut out, k, n);
+        gate.replace(n);
     });
     out
 }
@@ -366,9 +399,13 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 ) -> S::F {
     let step = H::step::<S, 2>(s, r, &[(x.c0, x.c1), (y.c0, y.c1)]);
     let mut out = x.t0;
+    let mut gate: Gate<S> = None;
     for_each_part!(S, |k| {
-        let c = H::part_hashes::<S, 2, NEXT>(s, r, &step, k);
-        let (xp, yp) = (part::<S, H, FRESH>(s, x, k), part::<S, H, FRESH>(s, y, k));
+        let c = H::part_hashes::<S, 2, NEXT>(s, r, &step, k, gate);
+        let (xp, yp) = (
+            part::<S, H, FRESH>(s, x, k, gate),
+            part::<S, H, FRESH>(s, y, k, gate),
+        );
         let n = lerp(
             yp.fade,
             lerp(
@@ -382,7 +419,9 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
                 K::corner::<S, H, 2>(s, c[3], [xp.t1, yp.t1]),
             ),
         );
-        s.set_part(&mut out, k, s.canonical_nan(n));
+        let n = s.canonical_nan(n);
+        s.set_part(&mut out, k, n);
+        gate.replace(n);
     });
     out
 }
@@ -410,14 +449,15 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
     let step = H::step::<S, 3>(s, r, &[(x.c0, x.c1), (y.c0, y.c1), (z.c0, z.c1)]);
     // Any step value: every part is overwritten below.
     let mut out = x.t0;
+    let mut gate: Gate<S> = None;
     for_each_part!(S, |k| {
         let (xp, yp, zp) = (
-            part::<S, H, FRESH>(s, x, k),
-            part::<S, H, FRESH>(s, y, k),
-            part::<S, H, FRESH>(s, z, k),
+            part::<S, H, FRESH>(s, x, k, gate),
+            part::<S, H, FRESH>(s, y, k, gate),
+            part::<S, H, FRESH>(s, z, k, gate),
         );
         let (x0, x1, y0, y1, z0, z1) = (xp.t0, xp.t1, yp.t0, yp.t1, zp.t0, zp.t1);
-        let g = H::part_hashes::<S, 3, NEXT>(s, r, &step, k);
+        let g = H::part_hashes::<S, 3, NEXT>(s, r, &step, k, gate);
         let corners = [
             K::corner::<S, H, 3>(s, g[0], [x0, y0, z0]),
             K::corner::<S, H, 3>(s, g[1], [x1, y0, z0]),
@@ -429,7 +469,9 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
             K::corner::<S, H, 3>(s, g[7], [x1, y1, z1]),
         ];
         let n = trilinear(&xp, &yp, &zp, corners);
-        s.set_part(&mut out, k, s.canonical_nan(n));
+        let n = s.canonical_nan(n);
+        s.set_part(&mut out, k, n);
+        gate.replace(n);
     });
     out
 }
@@ -467,19 +509,22 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
     let step = H::step::<S, 4>(s, r, &hash::axis_cells(a));
     let [x, y, z, w] = a;
     let mut out = x.t0;
+    let mut gate: Gate<S> = None;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 4, NEXT>(s, r, &step, k);
+        let g = H::part_hashes::<S, 4, NEXT>(s, r, &step, k, gate);
         let (xp, yp, zp, wp) = (
-            part::<S, H, FRESH>(s, x, k),
-            part::<S, H, FRESH>(s, y, k),
-            part::<S, H, FRESH>(s, z, k),
-            part::<S, H, FRESH>(s, w, k),
+            part::<S, H, FRESH>(s, x, k, gate),
+            part::<S, H, FRESH>(s, y, k, gate),
+            part::<S, H, FRESH>(s, z, k, gate),
+            part::<S, H, FRESH>(s, w, k, gate),
         );
         let parts = [xp, yp, zp];
         let near = cube4::<S, K, H>(s, &g[..8], &parts, wp.t0);
         let far = cube4::<S, K, H>(s, &g[8..], &parts, wp.t1);
         let n = lerp(wp.fade, near, far);
-        s.set_part(&mut out, k, s.canonical_nan(n));
+        let n = s.canonical_nan(n);
+        s.set_part(&mut out, k, n);
+        gate.replace(n);
     });
     out
 }
@@ -528,11 +573,11 @@ fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, D, false>(s, r, &step, k);
-        let mut parts = [part::<S, H, false>(s, &axes[0], k); D];
+        let g = H::part_hashes::<S, D, false>(s, r, &step, k, None);
+        let mut parts = [part::<S, H, false>(s, &axes[0], k, None); D];
         let mut dt = [s.part(slope[0], k); D];
         for a in 1..D {
-            parts[a] = part::<S, H, false>(s, &axes[a], k);
+            parts[a] = part::<S, H, false>(s, &axes[a], k, None);
             dt[a] = s.part(slope[a], k);
         }
         let zero = Dual {

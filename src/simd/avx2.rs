@@ -168,6 +168,21 @@ impl Lanes<Avx2> for F32x8 {
     }
 }
 
+/// `v` once `done` exists (see [`Simd::after_p`]): an empty `asm!` reading
+/// `done` and passing `v` through its own register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn after256(done: __m256, v: __m256i) -> __m256i {
+    let mut v = v;
+    // SAFETY: the template is empty: no instruction runs, no memory, stack
+    // or flags are touched; `v` comes back unchanged.
+    unsafe {
+        core::arch::asm!("/* {0} {1} */", in(ymm_reg) done, inout(ymm_reg) v,
+            options(pure, nomem, nostack, preserves_flags));
+    }
+    v
+}
+
 impl Simd for Avx2 {
     const LEVEL: crate::Level = crate::Level::Avx2;
     const LANES: usize = 32;
@@ -388,6 +403,16 @@ impl Simd for Avx2 {
         U32x32(each_vector!(|k| unsafe {
             _mm256_add_epi32(v[k], _mm256_set1_epi32(1))
         }))
+    }
+    #[inline(always)]
+    fn after_p(self, done: F32x8, v: F32x8) -> F32x8 {
+        // SAFETY: the token proves AVX2.
+        F32x8(unsafe { _mm256_castsi256_ps(after256(done.0, _mm256_castps_si256(v.0))) })
+    }
+    #[inline(always)]
+    fn after_up(self, done: F32x8, v: U32x8) -> U32x8 {
+        // SAFETY: the token proves AVX2.
+        U32x8(unsafe { after256(done.0, v.0) })
     }
     #[inline(always)]
     fn u32_part(self, v: U32x32, k: usize) -> U32x8 {

@@ -236,6 +236,19 @@ pub trait Simd: Copy {
     /// batches and in every fractal octave) are not inlined into each.
     /// The one-lane backend inlines it.
     fn outlined<J: StepJob<Self>>(self, step: J) -> J::Output;
+    /// `v`, unchanged, but made only once `done` is: an ordering hint (no
+    /// instruction) that keeps a kernel's next part from starting before
+    /// this one ends, so parts do not compete for registers. Any backend
+    /// may return `v` without the hint.
+    #[inline(always)]
+    fn after_p(self, _done: Self::P, v: Self::P) -> Self::P {
+        v
+    }
+    /// [`Simd::after_p`] for 32-bit lanes.
+    #[inline(always)]
+    fn after_up(self, _done: Self::P, v: Self::UP) -> Self::UP {
+        v
+    }
 }
 
 /// A piece of a kernel run through [`Simd::outlined`] at level `S`.
