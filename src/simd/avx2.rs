@@ -174,8 +174,9 @@ impl Lanes<Avx2> for F32x8 {
 #[inline]
 fn after256(done: __m256, v: __m256i) -> __m256i {
     let mut v = v;
-    // SAFETY: the template is empty: no instruction runs, no memory, stack
-    // or flags are touched; `v` comes back unchanged.
+    // SAFETY: the template is only a comment naming the two registers: no
+    // instruction runs, no memory, stack or flags are touched, and `v`
+    // comes back unchanged.
     unsafe {
         core::arch::asm!("/* {0} {1} */", in(ymm_reg) done, inout(ymm_reg) v,
             options(pure, nomem, nostack, preserves_flags));

@@ -12,7 +12,6 @@ mod gradient;
 mod grid;
 mod hash;
 mod inherent;
-mod interop;
 mod levels;
 mod op_grad;
 mod ops;

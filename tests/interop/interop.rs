@@ -4,8 +4,6 @@
 //! sources give NaN. A noise-rs function as a source (`NoiseFnSource`):
 //! its dimension rules, a round trip, and `Fbm` over noise-rs's `Perlin`
 //! against an oracle computed from noise-rs calls directly.
-#![cfg(feature = "noise")]
-
 use std::sync::{Arc, Mutex};
 
 use crate::common::{Leveled, Rng, adversarial, levels};

@@ -1,0 +1,10 @@
+//! The noise-rs interop tests (feature `noise`), a binary of their own so
+//! that checking the feature does not compile the whole suite again
+//! (`cargo test --release --features noise --test interop`).
+
+// The suite's helpers; this binary uses a few of them.
+#[allow(dead_code)]
+#[path = "../suite/common/mod.rs"]
+mod common;
+
+mod interop;
