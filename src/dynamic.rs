@@ -154,25 +154,7 @@ impl<T: Field + 'static> DynField for Node<T> {
         self.0.run(req)
     }
 
-    fn run_level(&self) -> Level {
-        self.0.run_level()
-    }
-
-    fn set_level(&mut self, level: Level) {
-        self.0.set_level(level)
-    }
-
-    fn validate(&self) -> Result<(), Error> {
-        self.0.validate()
-    }
-
-    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
-        self.0.output_bounds(dimension)
-    }
-
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        self.0.periods(scale)
-    }
+    crate::field::forward_settings!();
 
     fn plan(&self, axes: &[GridAxis], period_scale: u64) -> AnyPlan {
         with_dims!(axes.len(), Box::new(()), |D| {
@@ -297,25 +279,7 @@ impl Field for DynSource {
         s.load(&out[..S::LANES])
     }
 
-    fn run_level(&self) -> Level {
-        self.0.run_level()
-    }
-
-    fn set_level(&mut self, level: Level) {
-        self.0.set_level(level)
-    }
-
-    fn validate(&self) -> Result<(), Error> {
-        self.0.validate()
-    }
-
-    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
-        self.0.output_bounds(dimension)
-    }
-
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        self.0.periods(scale)
-    }
+    crate::field::forward_settings!();
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> AnyPlan
     where

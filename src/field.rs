@@ -1009,6 +1009,29 @@ pub(crate) fn canonical<S: Simd>(s: S, mut v: S::F) -> S::F {
     v
 }
 
+/// The settings methods of [`Field`] (and of `DynField`, which has the same
+/// ones) for a wrapper that forwards them unchanged to `self.0`.
+macro_rules! forward_settings {
+    () => {
+        fn run_level(&self) -> crate::Level {
+            self.0.run_level()
+        }
+        fn set_level(&mut self, level: crate::Level) {
+            self.0.set_level(level)
+        }
+        fn validate(&self) -> Result<(), crate::Error> {
+            self.0.validate()
+        }
+        fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+            self.0.output_bounds(dimension)
+        }
+        fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+            self.0.periods(scale)
+        }
+    };
+}
+pub(crate) use forward_settings;
+
 /// Implements [`Field`] and [`GradField`] for a newtype `$ty($inner)` by
 /// forwarding to the inner field.
 ///
@@ -1059,21 +1082,20 @@ macro_rules! forward_field {
             {
                 self.0.eval(r, s, c, period_scale)
             }
-            fn run_level(&self) -> crate::Level {
-                self.0.run_level()
+            #[inline(always)]
+            fn eval_batch<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+                &self,
+                r: &Self::Ready<'_, S>,
+                s: S,
+                c: &C,
+                period_scale: u64,
+            ) -> S::F
+            where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.eval_batch(r, s, c, period_scale)
             }
-            fn set_level(&mut self, level: crate::Level) {
-                self.0.set_level(level)
-            }
-            fn validate(&self) -> Result<(), crate::Error> {
-                self.0.validate()
-            }
-            fn output_bounds(&self, dimension: usize) -> (f32, f32) {
-                self.0.output_bounds(dimension)
-            }
-            fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-                self.0.periods(scale)
-            }
+            crate::field::forward_settings!();
             fn plan<const D: usize>(
                 &self,
                 axes: &[crate::field::GridAxis; D],

@@ -2,8 +2,7 @@
 //! that checking the feature does not compile the whole suite again
 //! (`cargo test --release --features noise --test interop`).
 
-// The suite's helpers; this binary uses a few of them.
-#[allow(dead_code)]
+// The suite's helpers (dead code allowed there); this binary uses a few.
 #[path = "../suite/common/mod.rs"]
 mod common;
 
