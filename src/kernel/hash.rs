@@ -27,7 +27,7 @@
 //!
 //! Both are integer arithmetic and table reads, exact on every backend.
 
-use super::{Axis, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4, Gate, gate_u};
+use super::{Axis, GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4};
 use crate::simd::Simd;
 
 /// The lower and upper cells of a step along each of `D` axes.
@@ -85,12 +85,33 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
         r: &Self::Ready<'_, S>,
         step: &Self::Step<S>,
         k: usize,
-        gate: Gate<S>,
     ) -> [Self::Part<S>; 16];
     /// The gradient a hash picks in `D` dimensions, by component.
     fn gradient<S: Simd, const D: usize>(s: S, h: Self::Part<S>) -> [S::P; D];
+    /// `gradient · c`, summed `((g0·c0 + g1·c1) + g2·c2) + g3·c3`: the
+    /// corner value of gradient noise. A mode may compute it another way
+    /// only with the same bits.
+    #[inline(always)]
+    fn dot<S: Simd, const D: usize>(s: S, h: Self::Part<S>, c: [S::P; D]) -> S::P {
+        gradient_dot::<Self, S, D>(s, h, c)
+    }
     /// The height (−1 to 1) a hash picks, for value noise.
     fn height<S: Simd>(s: S, h: Self::Part<S>) -> S::P;
+}
+
+/// [`LatticeHash::dot`] from the gradient's components.
+#[inline(always)]
+fn gradient_dot<H: LatticeHash, S: Simd, const D: usize>(
+    s: S,
+    h: H::Part<S>,
+    c: [S::P; D],
+) -> S::P {
+    let g = H::gradient::<S, D>(s, h);
+    let mut v = g[0] * c[0];
+    for a in 1..D {
+        v = v + g[a] * c[a];
+    }
+    v
 }
 
 /// The cells of every axis of a step of points, as `(lower, upper)` pairs.
@@ -187,7 +208,6 @@ impl LatticeHash for PermutationHash {
         _: &S::Perm<'_>,
         step: &[S::I; 16],
         k: usize,
-        _: Gate<S>,
     ) -> [S::H; 16] {
         let mut out = [s.hashes(step[0], k); 16];
         for i in 1..1 << D {
@@ -256,7 +276,9 @@ pub(crate) const GRAD2: [[f32; 8]; 2] = {
 pub(crate) const GRAD3_COMPONENT: f32 = 341.0 / 512.0;
 /// 3D gradients by component: the 8 cube diagonals (±1, ±1, ±1) ·
 /// `GRAD3_COMPONENT`; bit `a` of the index (the hash's top 3 bits) set means
-/// component `a` is negative.
+/// component `a` is negative (the definition [`CoordinateHash`]'s gradients
+/// and `dot` are tested against; they pick signs by bits, not from this).
+#[cfg(test)]
 pub(crate) const GRAD3: [[f32; 8]; 3] = {
     let mut t = [[0.0f32; 8]; 3];
     let mut i = 0;
@@ -277,7 +299,9 @@ pub(crate) const GRAD3: [[f32; 8]; 3] = {
 
 /// 4D gradients by component: the 16 hypercube diagonals (±½, ±½, ±½, ±½),
 /// whose largest |noise4| is exactly 1 (at a cell's centre, every fade); bit `a` of
-/// the index (the hash's top 4 bits) set means component `a` is negative.
+/// the index (the hash's top 4 bits) set means component `a` is negative
+/// (the definition, as [`GRAD3`]).
+#[cfg(test)]
 pub(crate) const GRAD4_DIAGONAL: [[f32; 16]; 4] = {
     let mut t = [[0.0f32; 16]; 4];
     let mut i = 0;
@@ -291,6 +315,25 @@ pub(crate) const GRAD4_DIAGONAL: [[f32; 16]; 4] = {
     }
     t
 };
+
+/// Component magnitude of the diagonal gradients by dimension (3D: every
+/// entry of [`GRAD3`], 4D: of [`GRAD4_DIAGONAL`]).
+const DIAGONAL_COMPONENT: [f32; 5] = [0.0, 0.0, 0.0, GRAD3_COMPONENT, 0.5];
+
+/// The sign of each component of a diagonal gradient (3D, 4D) at the top
+/// of a lane: component `a` is negative when bit `a` of the index (the
+/// hash's top `D` bits), bit `32 − D + a` of the hash, is set; doubling
+/// moves it up a place.
+#[inline(always)]
+fn diagonal_signs<S: Simd, const D: usize>(s: S, h: S::UP) -> [S::UP; D] {
+    // Opaque, `h`'s doubles stay additions (the optimiser would fold them
+    // into the hash's final multiply as second multiplies).
+    let mut signs = [s.opaque_up(h); D];
+    for a in (0..D - 1).rev() {
+        signs[a] = s.add_u32(signs[a + 1], signs[a + 1]);
+    }
+    signs
+}
 
 /// `key_a(c)` for part lanes `c` on axis `a` (see the module docs).
 #[inline(always)]
@@ -370,16 +413,15 @@ impl LatticeHash for CoordinateHash {
         seed: &S::UP,
         step: &[(S::U, S::U); 4],
         k: usize,
-        gate: Gate<S>,
     ) -> [S::UP; 16] {
         // Combined keys of the lower axes' corners, extended axis by axis.
         let mut v = [*seed; 16];
         for (a, &(c0, c1)) in step.iter().enumerate().take(D) {
-            let lower = gate_u(s, gate, s.u32_part(c0, k));
+            let lower = s.u32_part(c0, k);
             let upper = if NEXT {
                 s.add_u32(lower, s.splat_u32(1))
             } else {
-                gate_u(s, gate, s.u32_part(c1, k))
+                s.u32_part(c1, k)
             };
             let k0 = axis_key(s, lower, a);
             let k1 = axis_key(s, upper, a);
@@ -407,18 +449,43 @@ impl LatticeHash for CoordinateHash {
                     g[a] = s.top8(&GRAD2[a], h);
                 }
             }
-            3 => {
-                for a in 0..3 {
-                    g[a] = s.top8(&GRAD3[a], h);
-                }
-            }
             _ => {
+                let signs = diagonal_signs::<S, D>(s, h);
+                let m = DIAGONAL_COMPONENT[D];
+                let (plus, minus) = (splat_part(s, m), splat_part(s, -m));
                 for a in 0..D {
-                    g[a] = s.top16(&GRAD4_DIAGONAL[a], h);
+                    g[a] = s.top2([plus, minus], signs[a]);
                 }
             }
         }
         g
+    }
+
+    /// 3D and 4D: each term `±m·c` is `m·c` or `(−m)·c` by one bit of the
+    /// hash, products IEEE makes exact negatives of each other, so this
+    /// is `gradient · c` bit for bit; the products are the same for the
+    /// corners sharing an offset, made once per part instead of per corner,
+    /// and a blend replaces each table lookup.
+    #[inline(always)]
+    fn dot<S: Simd, const D: usize>(s: S, h: S::UP, c: [S::P; D]) -> S::P {
+        if D < 3 {
+            return gradient_dot::<Self, S, D>(s, h, c);
+        }
+        let signs = diagonal_signs::<S, D>(s, h);
+        let m = DIAGONAL_COMPONENT[D];
+        let (plus, minus) = (splat_part(s, m), splat_part(s, -m));
+        // Opaque, the products stay products (the optimiser would blend
+        // the factors and multiply each corner's blend again).
+        let mut terms = c;
+        for a in 0..D {
+            let products = [s.opaque_p(c[a] * plus), s.opaque_p(c[a] * minus)];
+            terms[a] = s.top2(products, signs[a]);
+        }
+        let mut v = terms[0];
+        for t in &terms[1..] {
+            v = v + *t;
+        }
+        v
     }
 
     #[inline(always)]
@@ -520,8 +587,8 @@ mod tests {
                     (c[2], 9),
                     (c[3], c[3]),
                 ];
-                let h4 = CoordinateHash::part_hashes::<Scalar, 4, false>(s, &key, &step, 0, None);
-                let h2 = CoordinateHash::part_hashes::<Scalar, 2, false>(s, &key, &step, 0, None);
+                let h4 = CoordinateHash::part_hashes::<Scalar, 4, false>(s, &key, &step, 0);
+                let h2 = CoordinateHash::part_hashes::<Scalar, 2, false>(s, &key, &step, 0);
                 for corner in 0..16 {
                     let pick = |a: usize| {
                         if corner >> a & 1 == 1 {
@@ -535,6 +602,68 @@ mod tests {
                     if corner < 4 {
                         assert_eq!(h2[corner], coordinate_hash(key, &all[..2]));
                     }
+                }
+            }
+        }
+    }
+
+    /// The 3D and 4D gradients picked by sign bits are the tables' entries
+    /// for every index, and `dot` (products made once, signs blended) is
+    /// the table gradient's dot product bit for bit, signed zeros,
+    /// infinities and subnormals included (NaN: NaN either way; kernels
+    /// make every NaN canonical).
+    #[test]
+    fn diagonal_gradients_and_dots_follow_the_tables() {
+        let s = Scalar;
+        let offsets = [
+            0.0f32,
+            -0.0,
+            0.25,
+            -0.75,
+            1.0,
+            -1.0,
+            1e-40,
+            -3e-39,
+            0.999_999_9,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            3.0e38,
+        ];
+        let low_bits = [0u32, 1, 0x0123_4567, 0x0fff_ffff];
+        let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        for index in 0..16u32 {
+            for low in low_bits {
+                let pick = |c: &[f32]| c[(index & 7) as usize];
+                let h3 = (index & 7) << 29 | (low >> 3);
+                let g3 = CoordinateHash::gradient::<Scalar, 3>(s, h3);
+                let t3 = [pick(&GRAD3[0]), pick(&GRAD3[1]), pick(&GRAD3[2])];
+                assert_eq!(
+                    g3.map(f32::to_bits),
+                    t3.map(f32::to_bits),
+                    "3D index {index}"
+                );
+                let h4 = index << 28 | (low >> 4);
+                let g4 = CoordinateHash::gradient::<Scalar, 4>(s, h4);
+                let t4 = [0, 1, 2, 3].map(|a| GRAD4_DIAGONAL[a][index as usize]);
+                assert_eq!(
+                    g4.map(f32::to_bits),
+                    t4.map(f32::to_bits),
+                    "4D index {index}"
+                );
+                for (i, &x) in offsets.iter().enumerate() {
+                    let c = [
+                        x,
+                        offsets[(i + 3) % offsets.len()],
+                        -offsets[(i + 5) % offsets.len()],
+                        offsets[(i + 8) % offsets.len()],
+                    ];
+                    let want3 = (t3[0] * c[0] + t3[1] * c[1]) + t3[2] * c[2];
+                    let got3 = CoordinateHash::dot::<Scalar, 3>(s, h3, [c[0], c[1], c[2]]);
+                    assert!(same(got3, want3), "3D {index} {c:?}: {got3} vs {want3}");
+                    let want4 = ((t4[0] * c[0] + t4[1] * c[1]) + t4[2] * c[2]) + t4[3] * c[3];
+                    let got4 = CoordinateHash::dot::<Scalar, 4>(s, h4, c);
+                    assert!(same(got4, want4), "4D {index} {c:?}: {got4} vs {want4}");
                 }
             }
         }

@@ -200,13 +200,8 @@ struct Part<S: Simd> {
 /// minus one and the quintic fade made here from the offset (see
 /// [`Dims::eval`]; the same operations on the same lanes, so the same bits).
 #[inline(always)]
-fn part<S: Simd, H: LatticeHash, const FRESH: bool>(
-    s: S,
-    a: &Axis<S, H>,
-    k: usize,
-    gate: Gate<S>,
-) -> Part<S> {
-    let t0 = gate_p(s, gate, s.part(a.t0, k));
+fn part<S: Simd, H: LatticeHash, const FRESH: bool>(s: S, a: &Axis<S, H>, k: usize) -> Part<S> {
+    let t0 = s.part(a.t0, k);
     if FRESH {
         Part {
             t0,
@@ -219,31 +214,6 @@ fn part<S: Simd, H: LatticeHash, const FRESH: bool>(
             t1: s.part(a.t1, k),
             fade: s.part(a.fade, k),
         }
-    }
-}
-
-/// What a part of a kernel step waits for before it starts: the previous
-/// part's result, or nothing. Parts are independent, and left alone the
-/// optimiser starts the next part's hashing early and spills what it
-/// made; gated, a part's inputs exist only once the previous part is done
-/// (no instruction: see [`Simd::after_p`]).
-pub(crate) type Gate<S> = Option<<S as Simd>::P>;
-
-/// `v`, once the gate's value is made.
-#[inline(always)]
-pub(crate) fn gate_p<S: Simd>(s: S, gate: Gate<S>, v: S::P) -> S::P {
-    match gate {
-        Some(done) => s.after_p(done, v),
-        None => v,
-    }
-}
-
-/// [`gate_p`] for 32-bit lanes.
-#[inline(always)]
-pub(crate) fn gate_u<S: Simd>(s: S, gate: Gate<S>, v: S::UP) -> S::UP {
-    match gate {
-        Some(done) => s.after_up(done, v),
-        None => v,
     }
 }
 
@@ -291,12 +261,7 @@ pub struct GradientKind;
 impl Kind for GradientKind {
     #[inline(always)]
     fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P {
-        let g = H::gradient::<S, D>(s, h);
-        let mut v = g[0] * c[0];
-        for a in 1..D {
-            v = v + g[a] * c[a];
-        }
-        v
+        H::dot::<S, D>(s, h, c)
     }
     #[inline(always)]
     fn dual<S: Simd, H: LatticeHash, const D: usize>(
@@ -305,7 +270,7 @@ impl Kind for GradientKind {
         c: &[S::P; D],
     ) -> Dual<S, D> {
         let g = H::gradient::<S, D>(s, h);
-        // The same sum, in the same order, as `corner`.
+        // The same sum, in the same order, as `corner` (`LatticeHash::dot`).
         let mut v = g[0] * c[0];
         for a in 1..D {
             v = v + g[a] * c[a];
@@ -373,10 +338,9 @@ pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 ) -> S::F {
     let step = H::step::<S, 1>(s, r, &[(x.c0, x.c1)]);
     let mut out = x.t0;
-    let mut gate: Gate<S> = None;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 1, NEXT>(s, r, &step, k, gate);
-        let x = part::<S, H, FRESH>(s, x, k, gate);
+        let g = H::part_hashes::<S, 1, NEXT>(s, r, &step, k);
+        let x = part::<S, H, FRESH>(s, x, k);
         let n = lerp(
             x.fade,
             K::corner::<S, H, 1>(s, g[0], [x.t0]),
@@ -384,7 +348,6 @@ pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
         );
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
-        gate.replace(n);
     });
     out
 }
@@ -399,13 +362,9 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 ) -> S::F {
     let step = H::step::<S, 2>(s, r, &[(x.c0, x.c1), (y.c0, y.c1)]);
     let mut out = x.t0;
-    let mut gate: Gate<S> = None;
     for_each_part!(S, |k| {
-        let c = H::part_hashes::<S, 2, NEXT>(s, r, &step, k, gate);
-        let (xp, yp) = (
-            part::<S, H, FRESH>(s, x, k, gate),
-            part::<S, H, FRESH>(s, y, k, gate),
-        );
+        let c = H::part_hashes::<S, 2, NEXT>(s, r, &step, k);
+        let (xp, yp) = (part::<S, H, FRESH>(s, x, k), part::<S, H, FRESH>(s, y, k));
         let n = lerp(
             yp.fade,
             lerp(
@@ -421,7 +380,6 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
         );
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
-        gate.replace(n);
     });
     out
 }
@@ -449,15 +407,14 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
     let step = H::step::<S, 3>(s, r, &[(x.c0, x.c1), (y.c0, y.c1), (z.c0, z.c1)]);
     // Any step value: every part is overwritten below.
     let mut out = x.t0;
-    let mut gate: Gate<S> = None;
     for_each_part!(S, |k| {
         let (xp, yp, zp) = (
-            part::<S, H, FRESH>(s, x, k, gate),
-            part::<S, H, FRESH>(s, y, k, gate),
-            part::<S, H, FRESH>(s, z, k, gate),
+            part::<S, H, FRESH>(s, x, k),
+            part::<S, H, FRESH>(s, y, k),
+            part::<S, H, FRESH>(s, z, k),
         );
         let (x0, x1, y0, y1, z0, z1) = (xp.t0, xp.t1, yp.t0, yp.t1, zp.t0, zp.t1);
-        let g = H::part_hashes::<S, 3, NEXT>(s, r, &step, k, gate);
+        let g = H::part_hashes::<S, 3, NEXT>(s, r, &step, k);
         let corners = [
             K::corner::<S, H, 3>(s, g[0], [x0, y0, z0]),
             K::corner::<S, H, 3>(s, g[1], [x1, y0, z0]),
@@ -471,7 +428,6 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
         let n = trilinear(&xp, &yp, &zp, corners);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
-        gate.replace(n);
     });
     out
 }
@@ -509,14 +465,13 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
     let step = H::step::<S, 4>(s, r, &hash::axis_cells(a));
     let [x, y, z, w] = a;
     let mut out = x.t0;
-    let mut gate: Gate<S> = None;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 4, NEXT>(s, r, &step, k, gate);
+        let g = H::part_hashes::<S, 4, NEXT>(s, r, &step, k);
         let (xp, yp, zp, wp) = (
-            part::<S, H, FRESH>(s, x, k, gate),
-            part::<S, H, FRESH>(s, y, k, gate),
-            part::<S, H, FRESH>(s, z, k, gate),
-            part::<S, H, FRESH>(s, w, k, gate),
+            part::<S, H, FRESH>(s, x, k),
+            part::<S, H, FRESH>(s, y, k),
+            part::<S, H, FRESH>(s, z, k),
+            part::<S, H, FRESH>(s, w, k),
         );
         let parts = [xp, yp, zp];
         let near = cube4::<S, K, H>(s, &g[..8], &parts, wp.t0);
@@ -524,7 +479,6 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
         let n = lerp(wp.fade, near, far);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
-        gate.replace(n);
     });
     out
 }
@@ -573,11 +527,11 @@ fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, D, false>(s, r, &step, k, None);
-        let mut parts = [part::<S, H, false>(s, &axes[0], k, None); D];
+        let g = H::part_hashes::<S, D, false>(s, r, &step, k);
+        let mut parts = [part::<S, H, false>(s, &axes[0], k); D];
         let mut dt = [s.part(slope[0], k); D];
         for a in 1..D {
-            parts[a] = part::<S, H, false>(s, &axes[a], k, None);
+            parts[a] = part::<S, H, false>(s, &axes[a], k);
             dt[a] = s.part(slope[a], k);
         }
         let zero = Dual {

@@ -271,7 +271,7 @@ fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
             // The remaining parts hold no planes.
             return (a_out, b_out);
         }
-        let hash = H::part_hashes::<S, D, false>(s, r, &step, k, None);
+        let hash = H::part_hashes::<S, D, false>(s, r, &step, k);
         let mut a = s.part(zero, k);
         let mut b = a;
         for corner in 0..corners {

@@ -168,18 +168,17 @@ impl Lanes<Avx2> for F32x8 {
     }
 }
 
-/// `v` once `done` exists (see [`Simd::after_p`]): an empty `asm!` reading
-/// `done` and passing `v` through its own register.
+/// `v` with its making hidden (see [`Simd::opaque_p`]): an empty `asm!`
+/// passing `v` through its own register.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn after256(done: __m256, v: __m256i) -> __m256i {
+fn opaque256(v: __m256i) -> __m256i {
     let mut v = v;
-    // SAFETY: the template is only a comment naming the two registers: no
+    // SAFETY: the template is only a comment naming the register: no
     // instruction runs, no memory, stack or flags are touched, and `v`
     // comes back unchanged.
     unsafe {
-        core::arch::asm!("/* {0} {1} */", in(ymm_reg) done, inout(ymm_reg) v,
-            options(pure, nomem, nostack, preserves_flags));
+        core::arch::asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags));
     }
     v
 }
@@ -406,14 +405,14 @@ impl Simd for Avx2 {
         }))
     }
     #[inline(always)]
-    fn after_p(self, done: F32x8, v: F32x8) -> F32x8 {
+    fn opaque_p(self, v: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2.
-        F32x8(unsafe { _mm256_castsi256_ps(after256(done.0, _mm256_castps_si256(v.0))) })
+        F32x8(unsafe { _mm256_castsi256_ps(opaque256(_mm256_castps_si256(v.0))) })
     }
     #[inline(always)]
-    fn after_up(self, done: F32x8, v: U32x8) -> U32x8 {
+    fn opaque_up(self, v: U32x8) -> U32x8 {
         // SAFETY: the token proves AVX2.
-        U32x8(unsafe { after256(done.0, v.0) })
+        U32x8(unsafe { opaque256(v.0) })
     }
     #[inline(always)]
     fn u32_part(self, v: U32x32, k: usize) -> U32x8 {
@@ -460,6 +459,12 @@ impl Simd for Avx2 {
         F32x8(unsafe {
             _mm256_permutevar8x32_ps(_mm256_loadu_ps(t.as_ptr()), _mm256_srli_epi32::<29>(h.0))
         })
+    }
+    #[inline(always)]
+    fn top2(self, [clear, set]: [F32x8; 2], h: U32x8) -> F32x8 {
+        // SAFETY: the token proves AVX2. vblendvps takes `set` where the
+        // mask lane's sign bit (bit 31 of h) is 1.
+        F32x8(unsafe { _mm256_blendv_ps(clear.0, set.0, _mm256_castsi256_ps(h.0)) })
     }
     #[inline(always)]
     fn top16(self, t: &[f32; 16], h: U32x8) -> F32x8 {

@@ -400,6 +400,15 @@ impl Simd for Avx512 {
         })
     }
     #[inline(always)]
+    fn top2(self, [clear, set]: [F32x16; 2], h: U32x16) -> F32x16 {
+        // SAFETY: the token proves AVX-512F. Bit 31 set is a signed lane
+        // below zero; the blend takes `set` where the mask bit is 1.
+        F32x16(unsafe {
+            let top = _mm512_cmplt_epi32_mask(h.0, _mm512_setzero_si512());
+            _mm512_mask_blend_ps(top, clear.0, set.0)
+        })
+    }
+    #[inline(always)]
     fn top16(self, t: &[f32; 16], h: U32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the load reads the 16 floats of `t`.
         F32x16(unsafe {

@@ -283,10 +283,7 @@ fn observe<S: Simd>(s: S) -> Observed {
             parts_bits(s, |k| s.canonical_nan(s.part(a, k))),
         );
         o.put("outlined", step_bits(s, s.outlined(Outlined::<S>(a, b))));
-        o.put(
-            "after_p",
-            parts_bits(s, |k| s.after_p(s.part(b, k), s.part(a, k))),
-        );
+        o.put("opaque_p", parts_bits(s, |k| s.opaque_p(s.part(a, k))));
         let floored = s.floor(a);
         o.put("cell", byte_step_bits(s, s.cell(floored)));
         let (cells, exact) = s.cells32(floored);
@@ -361,8 +358,14 @@ fn observe<S: Simd>(s: S) -> Observed {
         o.put("shr_u32 13", each(&|x, _| s.shr_u32::<13>(x)));
         o.put("shr_u32 16", each(&|x, _| s.shr_u32::<16>(x)));
         o.put("shr_u32 31", each(&|x, _| s.shr_u32::<31>(x)));
-        let done = s.part(s.splat(f32::NAN), 0);
-        o.put("after_up", each(&|x, _| s.after_up(done, x)));
+        o.put("opaque_up", each(&|x, _| s.opaque_up(x)));
+        o.put(
+            "top2",
+            parts_bits(s, |k| {
+                let (x, y) = (s.u32_part(a, k), s.u32_part(b, k));
+                s.top2([s.top24(x), s.top24(y)], s.xor_u32(x, y))
+            }),
+        );
         o.put("top8", parts_bits(s, |k| s.top8(&t8, s.u32_part(a, k))));
         o.put("top16", parts_bits(s, |k| s.top16(&t16, s.u32_part(a, k))));
         o.put("top24", parts_bits(s, |k| s.top24(s.u32_part(a, k))));

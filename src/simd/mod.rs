@@ -29,8 +29,8 @@
 //!   (not IEEE minNum, and not a NaN-propagating min either).
 //! - [`Simd::canonical_nan`] replaces every NaN by `f32::NAN` (payloads of
 //!   NaNs differ between instruction forms; the canonical one does not).
-//! - [`Simd::after_p`] / [`Simd::after_up`] return their second operand,
-//!   every bit (an ordering hint for the optimiser, not an operation).
+//! - [`Simd::opaque_p`] / [`Simd::opaque_up`] return their operand, every
+//!   bit (a hint for the optimiser, not an operation).
 //!
 //! The full-coordinate hash works on 32-bit lanes ([`Simd::U`], one part
 //! [`Simd::UP`]), with results defined by integer arithmetic alone:
@@ -198,6 +198,9 @@ pub trait Simd: Copy {
     fn min_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
     /// Logical `a >> N` per lane (`0 < N < 32`).
     fn shr_u32<const N: i32>(self, a: Self::UP) -> Self::UP;
+    /// `t[h >> 31]` per lane: the top bit of `h` picks one of two parts
+    /// (a gradient component's sign, from one bit of a hash moved to the top).
+    fn top2(self, t: [Self::P; 2], h: Self::UP) -> Self::P;
     /// `t[h >> 29]` per lane: the top 3 bits of a hash pick the entry.
     fn top8(self, t: &[f32; 8], h: Self::UP) -> Self::P;
     /// `t[h >> 28]` per lane: the top 4 bits pick the entry.
@@ -238,19 +241,18 @@ pub trait Simd: Copy {
     /// batches and in every fractal octave) are not inlined into each.
     /// The one-lane backend inlines it.
     fn outlined<J: StepJob<Self>>(self, step: J) -> J::Output;
-    /// `v`, unchanged, but made only once `done` is: an ordering hint (no
-    /// instruction) that keeps a kernel's next part from starting before
-    /// this one ends, so parts do not compete for registers (see
-    /// `kernel::Gate`). A backend may return `v` without the hint: AVX2
-    /// gives it (16 registers; measured: fewer spills); AVX-512 and NEON
-    /// (32 registers) do not.
+    /// `v`, unchanged, with how it was made hidden from the optimiser (no
+    /// instruction), so it cannot rewrite a kernel into a costlier form:
+    /// a product's double into a second multiply, or a blend of two
+    /// products back into a product of a blend. A backend may return `v`
+    /// without the hint (AVX2 gives it: measured).
     #[inline(always)]
-    fn after_p(self, _done: Self::P, v: Self::P) -> Self::P {
+    fn opaque_p(self, v: Self::P) -> Self::P {
         v
     }
-    /// [`Simd::after_p`] for 32-bit lanes.
+    /// [`Simd::opaque_p`] for 32-bit lanes.
     #[inline(always)]
-    fn after_up(self, _done: Self::P, v: Self::UP) -> Self::UP {
+    fn opaque_up(self, v: Self::UP) -> Self::UP {
         v
     }
 }

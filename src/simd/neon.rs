@@ -402,6 +402,15 @@ impl Simd for Neon {
         })
     }
     #[inline(always)]
+    fn top2(self, [clear, set]: [F32x4; 2], h: U32x4) -> F32x4 {
+        // SAFETY: the token proves NEON. The arithmetic shift spreads bit 31
+        // over the lane; bsl takes `set` where the mask's bits are 1.
+        F32x4(unsafe {
+            let top = vreinterpretq_u32_s32(vshrq_n_s32::<31>(vreinterpretq_s32_u32(h.0)));
+            vbslq_f32(top, set.0, clear.0)
+        })
+    }
+    #[inline(always)]
     fn top16(self, t: &[f32; 16], h: U32x4) -> F32x4 {
         // SAFETY: the token proves NEON; the load reads the 64 bytes of `t`.
         F32x4(unsafe {

@@ -172,6 +172,13 @@ impl Simd for Portable {
         f32x8::new(h.to_array().map(|h| t[(h >> 29) as usize]))
     }
     #[inline(always)]
+    fn top2(self, [clear, set]: [f32x8; 2], h: u32x8) -> f32x8 {
+        let (c, s, h) = (clear.to_array(), set.to_array(), h.to_array());
+        f32x8::new(core::array::from_fn(|i| {
+            if h[i] >> 31 == 1 { s[i] } else { c[i] }
+        }))
+    }
+    #[inline(always)]
     fn top16(self, t: &[f32; 16], h: u32x8) -> f32x8 {
         f32x8::new(h.to_array().map(|h| t[(h >> 28) as usize]))
     }

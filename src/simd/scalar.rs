@@ -147,6 +147,10 @@ impl Simd for Scalar {
         t[(h >> 29) as usize]
     }
     #[inline(always)]
+    fn top2(self, t: [f32; 2], h: u32) -> f32 {
+        t[(h >> 31) as usize]
+    }
+    #[inline(always)]
     fn top16(self, t: &[f32; 16], h: u32) -> f32 {
         t[(h >> 28) as usize]
     }
