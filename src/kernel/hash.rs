@@ -502,26 +502,37 @@ pub(crate) const VECTOR_PERIOD_MAX: u64 = 1 << 24;
 /// `None` if the period is larger or a lane is too far from the origin (the
 /// quotient below could be off by more than one), NaN or ±inf.
 ///
-/// The quotient `q = floor(floor · (1/period))` in `f32` has a relative
-/// error under 2⁻²³, so while |q| < 2²² it is `floor(floor / period)` or
-/// one off either way. Then `r = cell − q · period` (exact in wrapping
-/// 32-bit arithmetic, since the true `r` is small) lies in
-/// `[−period, 2·period)`, and one unsigned `min` each way brings it into
-/// `[0, period)`: `min(r, r + period)` adds the period to a negative `r`
-/// (as unsigned it is above `2³² − period`), `min(r, r − period)` takes it
-/// from an `r` at or above the period (below, `r − period` wraps high).
+/// The quotient is `q = floor((floor + ½) · (1/period))` in `f32`, then
+/// `r = cell − q · period` in wrapping 32-bit arithmetic (exact, since the
+/// true `r` is small).
+/// - While |floor| < 2²¹ (every lane of the step), `q` is exact:
+///   `(floor + ½) / period` lies at least `½ / period` from an integer,
+///   and the two roundings (of `1/period` and of the product) move it by
+///   under `|q| · 2⁻²³ < ¼ / period`. So `r` is in `[0, period)` at once.
+/// - Farther out, while |q| < 2²², `q` is `floor(floor / period)` or one
+///   off either way (`floor + ½` may round to a neighbour of `floor`), so
+///   `r` lies in `[−period, 2·period)`, and one unsigned `min` each way
+///   brings it into `[0, period)`: `min(r, r + period)` adds the period to
+///   a negative `r` (as unsigned it is above `2³² − period`),
+///   `min(r, r − period)` takes it from an `r` at or above the period
+///   (below, `r − period` wraps high).
 #[inline(always)]
 fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, S::U)> {
     if period > VECTOR_PERIOD_MAX {
         return None;
     }
-    let quotient = s.floor(floored * s.splat((1.0 / period as f64) as f32));
+    let half = s.splat(0.5);
+    let quotient = s.floor((floored + half) * s.splat((1.0 / period as f64) as f32));
     let (cells, cells_in_range) = s.cells32(floored);
     let (quotients, _) = s.cells32(quotient);
-    // |q| < 2²² exactly when q · 2⁹ (an exact product) is in i32 range.
-    let (_, quotients_small) = s.cells32(quotient * s.splat(512.0));
-    if !(cells_in_range && quotients_small) {
-        return None;
+    // |floor| < 2²¹ exactly when floor · 2¹⁰ (an exact product) is in i32
+    // range; |q| < 2²² when q · 2⁹ is.
+    let (_, exact) = s.cells32(floored * s.splat(1024.0));
+    if !exact {
+        let (_, quotients_small) = s.cells32(quotient * s.splat(512.0));
+        if !(cells_in_range && quotients_small) {
+            return None;
+        }
     }
     let p = period as u32;
     let (plus, minus, one) = (
@@ -532,9 +543,11 @@ fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, 
     let (mut c0, mut c1) = (cells, cells);
     crate::kernel::for_each_part!(S, |k| {
         let q_p = s.mul_u32(s.u32_part(quotients, k), minus);
-        let r = s.add_u32(s.u32_part(cells, k), q_p);
-        let r = s.min_u32(r, s.add_u32(r, plus));
-        let r = s.min_u32(r, s.add_u32(r, minus));
+        let mut r = s.add_u32(s.u32_part(cells, k), q_p);
+        if !exact {
+            r = s.min_u32(r, s.add_u32(r, plus));
+            r = s.min_u32(r, s.add_u32(r, minus));
+        }
         let next = s.add_u32(r, one);
         let next = s.min_u32(next, s.add_u32(next, minus));
         s.set_u32_part(&mut c0, k, r);
@@ -715,6 +728,19 @@ mod tests {
                 for d in [-1, 0, 1] {
                     values.push((k * period as i64 + d) as f32);
                 }
+            }
+            // The exact quotient's limit, 2²¹: the multiples of the period
+            // just inside it and their neighbours (the quotients closest to
+            // an integer), and the lanes around the limit itself.
+            let inside = ((1i64 << 21) - 1) / period as i64;
+            for k in [inside, inside - 1, -inside, 1 - inside] {
+                for d in [-1, 0, 1] {
+                    values.push((k * period as i64 + d) as f32);
+                }
+            }
+            for d in -2..=2i64 {
+                values.push(((1i64 << 21) + d) as f32);
+                values.push((-(1i64 << 21) + d) as f32);
             }
             for _ in 0..2000 {
                 let magnitude = 1u64 << (random() % 32);
