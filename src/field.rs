@@ -59,6 +59,13 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     ) -> [Axis<S, H>; D];
     /// The x coordinates as `f32`.
     fn x(&self, s: S) -> S::F;
+    /// The coordinates as `f32` vectors, where that is this
+    /// representation (stage 1 can then run part by part:
+    /// `kernel::noise_parts`).
+    #[inline(always)]
+    fn f32_vectors(&self) -> Option<[S::F; D]> {
+        None
+    }
     /// `c + amplitude · by[axis]` on every axis (a domain warp), in this
     /// representation's precision (`f32` vectors; per lane in `f64`, where
     /// `amplitude · by` is the exact product of the two `f32`s), clamped
@@ -216,6 +223,11 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
     #[inline(always)]
     fn x(&self, _: S) -> S::F {
         self.0[0]
+    }
+
+    #[inline(always)]
+    fn f32_vectors(&self) -> Option<[S::F; D]> {
+        Some(self.0)
     }
 
     #[inline(always)]

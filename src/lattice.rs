@@ -455,10 +455,13 @@ where
         Some(_) => lattice.scaled_periods(period_scale),
     };
     match periods {
-        None => {
-            let axes = c.axes::<H>(s, None, Fade::Quintic, true);
-            Noise::eval::<S, K, H, true, true>(s, key, &axes)
-        }
+        None => match c.f32_vectors() {
+            Some(c) => crate::kernel::noise_parts::<S, K, D>(s, key, &c),
+            None => {
+                let axes = c.axes::<H>(s, None, Fade::Quintic, true);
+                Noise::eval::<S, K, H, true, true>(s, key, &axes)
+            }
+        },
         Some(p) => {
             let axes = c.axes::<H>(s, Some(&p), Fade::Quintic, true);
             Noise::eval::<S, K, H, true, false>(s, key, &axes)

@@ -414,27 +414,17 @@ impl LatticeHash for CoordinateHash {
         step: &[(S::U, S::U); 4],
         k: usize,
     ) -> [S::UP; 16] {
-        // Combined keys of the lower axes' corners, extended axis by axis.
-        let mut v = [*seed; 16];
-        for (a, &(c0, c1)) in step.iter().enumerate().take(D) {
+        let mut cells = [(s.splat_u32(0), s.splat_u32(0)); D];
+        for (cell, &(c0, c1)) in cells.iter_mut().zip(step) {
             let lower = s.u32_part(c0, k);
             let upper = if NEXT {
                 s.add_u32(lower, s.splat_u32(1))
             } else {
                 s.u32_part(c1, k)
             };
-            let k0 = axis_key(s, lower, a);
-            let k1 = axis_key(s, upper, a);
-            let n = 1 << a;
-            for i in 0..n {
-                v[i + n] = s.xor_u32(v[i], k1);
-                v[i] = s.xor_u32(v[i], k0);
-            }
+            *cell = (lower, upper);
         }
-        for h in &mut v[..1 << D] {
-            *h = finish(s, *h);
-        }
-        v
+        Self::corner_hashes::<S, D>(s, seed, &cells)
     }
 
     /// 1D: the 16 slopes by the top 4 bits; 2D and 3D: 8 gradients by the
@@ -461,29 +451,23 @@ impl LatticeHash for CoordinateHash {
         g
     }
 
-    /// 3D and 4D: each term `±m·c` is `m·c` or `(−m)·c` by one bit of the
-    /// hash, products IEEE makes exact negatives of each other, so this
-    /// is `gradient · c` bit for bit; the products are the same for the
-    /// corners sharing an offset, made once per part instead of per corner,
-    /// and a blend replaces each table lookup.
+    /// 3D and 4D: each component `±m` of the gradient is a blend by one
+    /// bit of the hash ([`Self::gradient`]), then multiplied; the blends
+    /// are opaque, or the optimiser would make both products `m·c` and
+    /// `(−m)·c` of each offset and blend those: fewer operations, but with
+    /// stage 1 part by part the six pairs of products are what overflows
+    /// the registers (AVX2 `fill3`: 32.8 instructions per point that way,
+    /// 31.2 this way). Products with ±m are exact negatives of each other,
+    /// so both ways give the same bits.
     #[inline(always)]
     fn dot<S: Simd, const D: usize>(s: S, h: S::UP, c: [S::P; D]) -> S::P {
         if D < 3 {
             return gradient_dot::<Self, S, D>(s, h, c);
         }
-        let signs = diagonal_signs::<S, D>(s, h);
-        let m = DIAGONAL_COMPONENT[D];
-        let (plus, minus) = (splat_part(s, m), splat_part(s, -m));
-        // Opaque, the products stay products (the optimiser would blend
-        // the factors and multiply each corner's blend again).
-        let mut terms = c;
-        for a in 0..D {
-            let products = [s.opaque_p(c[a] * plus), s.opaque_p(c[a] * minus)];
-            terms[a] = s.top2(products, signs[a]);
-        }
-        let mut v = terms[0];
-        for t in &terms[1..] {
-            v = v + *t;
+        let g = Self::gradient::<S, D>(s, h);
+        let mut v = c[0] * s.opaque_p(g[0]);
+        for a in 1..D {
+            v = v + c[a] * s.opaque_p(g[a]);
         }
         v
     }
@@ -491,6 +475,49 @@ impl LatticeHash for CoordinateHash {
     #[inline(always)]
     fn height<S: Simd>(s: S, h: S::UP) -> S::P {
         s.top24(h) * splat_part(s, HEIGHT_SCALE) - splat_part(s, 1.0)
+    }
+}
+
+impl CoordinateHash {
+    /// The hashes of a part's corners (corner `i + 2j + 4k + 8l` at the
+    /// lower or upper cell of each axis by its bits) from each axis's
+    /// `(lower, upper)` cells: the combined keys of the lower axes' corners,
+    /// extended axis by axis, then mixed.
+    #[inline(always)]
+    fn corner_hashes<S: Simd, const D: usize>(
+        s: S,
+        seed: &S::UP,
+        cells: &[(S::UP, S::UP); D],
+    ) -> [S::UP; 16] {
+        let mut v = [*seed; 16];
+        for (a, &(lower, upper)) in cells.iter().enumerate() {
+            let k0 = axis_key(s, lower, a);
+            let k1 = axis_key(s, upper, a);
+            let n = 1 << a;
+            for i in 0..n {
+                v[i + n] = s.xor_u32(v[i], k1);
+                v[i] = s.xor_u32(v[i], k0);
+            }
+        }
+        for h in &mut v[..1 << D] {
+            *h = finish(s, *h);
+        }
+        v
+    }
+
+    /// The hashes of a part's corners from each axis's lower cells (the
+    /// upper ones are those plus one).
+    #[inline(always)]
+    pub(crate) fn hashes_of_cells<S: Simd, const D: usize>(
+        s: S,
+        seed: &S::UP,
+        lower: &[S::UP; D],
+    ) -> [S::UP; 16] {
+        let mut cells = [(lower[0], lower[0]); D];
+        for (cell, &lower) in cells.iter_mut().zip(lower) {
+            *cell = (lower, s.add_u32(lower, s.splat_u32(1)));
+        }
+        Self::corner_hashes::<S, D>(s, seed, &cells)
     }
 }
 
@@ -554,6 +581,22 @@ fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, 
         s.set_u32_part(&mut c1, k, next);
     });
     Some((c0, c1))
+}
+
+/// [`cells_by_lane`] for parts: the cells of `D` floored parts (the rare
+/// path of stage 1 per part, where a lane may be out of the 32-bit range).
+#[inline(always)]
+pub(crate) fn cells_by_lane_parts<S: Simd, const D: usize>(
+    s: S,
+    floored: &[S::P; D],
+) -> [S::UP; D] {
+    let mut cells = [s.splat_u32(0); D];
+    for (cells, &floored) in cells.iter_mut().zip(floored) {
+        let mut step = s.splat(0.0);
+        s.set_part(&mut step, 0, floored);
+        *cells = s.u32_part(cells_by_lane(s, step), 0);
+    }
+    cells
 }
 
 /// The cell `floor mod 2³²` of every lane of an already floored step, lane

@@ -2,7 +2,8 @@
 //! inside each backend's `#[target_feature]` shim (everything here is
 //! `#[inline(always)]` in optimised builds). Stage 1 turns coordinates into
 //! [`Axis`] values; stage 2 (`noiseN_axes`) hashes, takes gradients and
-//! blends; the `Job`s (`field::FillPoints`, `FillGridRows`, and
+//! blends (the default lattice runs both stages part by part:
+//! `noise_parts`); the `Job`s (`field::FillPoints`, `FillGridRows`, and
 //! `rows::FillRowsByCells`) drive them over slices and grids.
 //!
 //! How corners are hashed and what a hash selects is the lattice's
@@ -185,12 +186,12 @@ impl<S: Simd, H: LatticeHash> Axis<S, H> {
 }
 
 // Stage 2 is always inlined in optimised builds (it must be compiled inside
-// the shims). Unoptimised builds keep `noiseN_axes` and `cube4` as functions:
-// fully inlined at opt-level 0 the 4D kernel needs a multi-megabyte stack frame.
+// the shims). Unoptimised builds keep `noiseN_axes`, `noise_parts` and `cube`
+// as functions: fully inlined at opt-level 0 the 4D kernel needs a multi-megabyte stack frame.
 
 /// One part (register) of an [`Axis`]'s floats.
 #[derive(Clone, Copy)]
-struct Part<S: Simd> {
+pub struct Part<S: Simd> {
     t0: S::P,
     t1: S::P,
     fade: S::P,
@@ -203,17 +204,23 @@ struct Part<S: Simd> {
 fn part<S: Simd, H: LatticeHash, const FRESH: bool>(s: S, a: &Axis<S, H>, k: usize) -> Part<S> {
     let t0 = s.part(a.t0, k);
     if FRESH {
-        Part {
-            t0,
-            t1: t0 - splat_part(s, 1.0),
-            fade: fade(s, Fade::Quintic, t0),
-        }
+        fresh_part(s, t0)
     } else {
         Part {
             t0,
             t1: s.part(a.t1, k),
             fade: s.part(a.fade, k),
         }
+    }
+}
+
+/// The part of offset `t0`, with the offset minus one and the quintic fade.
+#[inline(always)]
+fn fresh_part<S: Simd>(s: S, t0: S::P) -> Part<S> {
+    Part {
+        t0,
+        t1: t0 - splat_part(s, 1.0),
+        fade: fade(s, Fade::Quintic, t0),
     }
 }
 
@@ -340,12 +347,7 @@ pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let g = H::part_hashes::<S, 1, NEXT>(s, r, &step, k);
-        let x = part::<S, H, FRESH>(s, x, k);
-        let n = lerp(
-            x.fade,
-            K::corner::<S, H, 1>(s, g[0], [x.t0]),
-            K::corner::<S, H, 1>(s, g[1], [x.t1]),
-        );
+        let n = Noise::blend::<S, K, H>(s, &g, &[part::<S, H, FRESH>(s, x, k)]);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
     });
@@ -365,34 +367,11 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
     for_each_part!(S, |k| {
         let c = H::part_hashes::<S, 2, NEXT>(s, r, &step, k);
         let (xp, yp) = (part::<S, H, FRESH>(s, x, k), part::<S, H, FRESH>(s, y, k));
-        let n = lerp(
-            yp.fade,
-            lerp(
-                xp.fade,
-                K::corner::<S, H, 2>(s, c[0], [xp.t0, yp.t0]),
-                K::corner::<S, H, 2>(s, c[1], [xp.t1, yp.t0]),
-            ),
-            lerp(
-                xp.fade,
-                K::corner::<S, H, 2>(s, c[2], [xp.t0, yp.t1]),
-                K::corner::<S, H, 2>(s, c[3], [xp.t1, yp.t1]),
-            ),
-        );
+        let n = Noise::blend::<S, K, H>(s, &c, &[xp, yp]);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
     });
     out
-}
-
-/// The blend of 8 corner values (corner i + 2j + 4k): along x, then y,
-/// then z.
-#[inline(always)]
-fn trilinear<S: Simd>(x: &Part<S>, y: &Part<S>, z: &Part<S>, c: [S::P; 8]) -> S::P {
-    lerp(
-        z.fade,
-        lerp(y.fade, lerp(x.fade, c[0], c[1]), lerp(x.fade, c[2], c[3])),
-        lerp(y.fade, lerp(x.fade, c[4], c[5]), lerp(x.fade, c[6], c[7])),
-    )
 }
 
 /// 3D: Ken Perlin's improved noise (with `GradientKind` and the permutation).
@@ -413,46 +392,12 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
             part::<S, H, FRESH>(s, y, k),
             part::<S, H, FRESH>(s, z, k),
         );
-        let (x0, x1, y0, y1, z0, z1) = (xp.t0, xp.t1, yp.t0, yp.t1, zp.t0, zp.t1);
         let g = H::part_hashes::<S, 3, NEXT>(s, r, &step, k);
-        let corners = [
-            K::corner::<S, H, 3>(s, g[0], [x0, y0, z0]),
-            K::corner::<S, H, 3>(s, g[1], [x1, y0, z0]),
-            K::corner::<S, H, 3>(s, g[2], [x0, y1, z0]),
-            K::corner::<S, H, 3>(s, g[3], [x1, y1, z0]),
-            K::corner::<S, H, 3>(s, g[4], [x0, y0, z1]),
-            K::corner::<S, H, 3>(s, g[5], [x1, y0, z1]),
-            K::corner::<S, H, 3>(s, g[6], [x0, y1, z1]),
-            K::corner::<S, H, 3>(s, g[7], [x1, y1, z1]),
-        ];
-        let n = trilinear(&xp, &yp, &zp, corners);
+        let n = Noise::blend::<S, K, H>(s, &g, &[xp, yp, zp]);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
     });
     out
-}
-
-/// One 3D cube of the 4D hypercube (one w corner, offset `w`) for one part:
-/// corner hashes `g[i + 2j + 4k]`, blended as in 3D.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn cube4<S: Simd, K: Kind, H: LatticeHash>(
-    s: S,
-    g: &[H::Part<S>],
-    [x, y, z]: &[Part<S>; 3],
-    w: S::P,
-) -> S::P {
-    let (x0, x1, y0, y1, z0, z1) = (x.t0, x.t1, y.t0, y.t1, z.t0, z.t1);
-    let corners = [
-        K::corner::<S, H, 4>(s, g[0], [x0, y0, z0, w]),
-        K::corner::<S, H, 4>(s, g[1], [x1, y0, z0, w]),
-        K::corner::<S, H, 4>(s, g[2], [x0, y1, z0, w]),
-        K::corner::<S, H, 4>(s, g[3], [x1, y1, z0, w]),
-        K::corner::<S, H, 4>(s, g[4], [x0, y0, z1, w]),
-        K::corner::<S, H, 4>(s, g[5], [x1, y0, z1, w]),
-        K::corner::<S, H, 4>(s, g[6], [x0, y1, z1, w]),
-        K::corner::<S, H, 4>(s, g[7], [x1, y1, z1, w]),
-    ];
-    trilinear(x, y, z, corners)
 }
 
 /// 4D: 16 corners at i + 2j + 4k + 8l, two cubes blended along w.
@@ -473,14 +418,107 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
             part::<S, H, FRESH>(s, z, k),
             part::<S, H, FRESH>(s, w, k),
         );
-        let parts = [xp, yp, zp];
-        let near = cube4::<S, K, H>(s, &g[..8], &parts, wp.t0);
-        let far = cube4::<S, K, H>(s, &g[8..], &parts, wp.t1);
-        let n = lerp(wp.fade, near, far);
+        let n = Noise::blend::<S, K, H>(s, &g, &[xp, yp, zp, wp]);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
     });
     out
+}
+
+/// Stages 1 and 2 part by part, for the default lattice (full-coordinate
+/// hash `seed`, quintic fade, no period) at `f32` coordinates `c`: each
+/// part's floor, cells, offsets, fades and hashes are made where they are
+/// used, so nothing of the step but the coordinates and the result goes
+/// through memory (stage 1 for the whole step first kept about 40 values of
+/// 3D noise alive across it). The same operations on the same lanes as
+/// [`axis`] then [`Dims::eval`] with `FRESH` and `NEXT`, so the same bits.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn noise_parts<S: Simd, K: Kind, const D: usize>(
+    s: S,
+    seed: &S::UP,
+    c: &[S::F; D],
+) -> S::F
+where
+    Noise: Dims<D>,
+{
+    type H = CoordinateHash;
+    let mut out = c[0];
+    for_each_part!(S, |k| {
+        let mut coords = [s.part(c[0], k); D];
+        for a in 1..D {
+            coords[a] = s.part(c[a], k);
+        }
+        let mut floors = coords;
+        for f in &mut floors {
+            *f = s.floor_part(*f);
+        }
+        let cells = match s.cells32_parts(&floors) {
+            Some(cells) => cells,
+            None => hash::cells_by_lane_parts(s, &floors),
+        };
+        let mut parts = [fresh_part(s, coords[0] - floors[0]); D];
+        for a in 1..D {
+            parts[a] = fresh_part(s, coords[a] - floors[a]);
+        }
+        let g = H::hashes_of_cells::<S, D>(s, seed, &cells);
+        let n = Noise::blend::<S, K, H>(s, &g, &parts);
+        let n = s.canonical_nan(n);
+        s.set_part(&mut out, k, n);
+    });
+    out
+}
+
+/// Corner `(x, y, z, w)` of `D`-dimensional noise (`w` unused in 3D) with
+/// hash `h`.
+#[inline(always)]
+fn corner_at<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+    s: S,
+    h: H::Part<S>,
+    [x, y, z, w]: [S::P; 4],
+) -> S::P {
+    let all = [x, y, z, w];
+    let mut c = [x; D];
+    c.copy_from_slice(&all[..D]);
+    K::corner::<S, H, D>(s, h, c)
+}
+
+/// Corners `j` and `j + 1` of a cube (offsets `y`, `z`, `w` shared) blended
+/// along x.
+#[inline(always)]
+fn cube_edge<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+    s: S,
+    g: &[H::Part<S>],
+    j: usize,
+    x: &Part<S>,
+    [y, z, w]: [S::P; 3],
+) -> S::P {
+    lerp(
+        x.fade,
+        corner_at::<S, K, H, D>(s, g[j], [x.t0, y, z, w]),
+        corner_at::<S, K, H, D>(s, g[j + 1], [x.t1, y, z, w]),
+    )
+}
+
+/// The 8 corners of a cube (corner i + 2j + 4k, hash `g[i + 2j + 4k]`;
+/// in 4D every corner at offset `w`) blended along x, then y, then z.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn cube<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+    s: S,
+    g: &[H::Part<S>],
+    [x, y, z]: &[Part<S>; 3],
+    w: S::P,
+) -> S::P {
+    let near = lerp(
+        y.fade,
+        cube_edge::<S, K, H, D>(s, g, 0, x, [y.t0, z.t0, w]),
+        cube_edge::<S, K, H, D>(s, g, 2, x, [y.t1, z.t0, w]),
+    );
+    let far = lerp(
+        y.fade,
+        cube_edge::<S, K, H, D>(s, g, 4, x, [y.t0, z.t1, w]),
+        cube_edge::<S, K, H, D>(s, g, 6, x, [y.t1, z.t1, w]),
+    );
+    lerp(z.fade, near, far)
 }
 
 // Kernels index their small per-axis and per-corner arrays by constant
@@ -596,13 +634,20 @@ pub trait Dims<const D: usize> {
         curve: Fade,
         axes: &[Axis<S, H>; D],
     ) -> (S::F, [S::F; D]);
+    /// The blend of one part's corners: hashes `g` (corner `i + 2j + 4k +
+    /// 8l`), the axes' offsets and fades `p`.
+    fn blend<S: Simd, K: Kind, H: LatticeHash>(
+        s: S,
+        g: &[H::Part<S>; 16],
+        p: &[Part<S>; D],
+    ) -> S::P;
 }
 
 /// The lattice noise of each dimension, as [`Dims`].
 pub struct Noise;
 
 macro_rules! dims {
-    ($d:literal, |$s:ident, $r:ident, $a:ident| $eval:expr) => {
+    ($d:literal, |$s:ident, $r:ident, $a:ident| $eval:expr, |$bs:ident, $g:ident, $p:ident| $blend:expr) => {
         impl Dims<$d> for Noise {
             #[inline(always)]
             fn eval<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
@@ -621,19 +666,66 @@ macro_rules! dims {
             ) -> (S::F, [S::F; $d]) {
                 blend_grad::<S, K, H, $d>(s, r, curve, a)
             }
+            #[inline(always)]
+            fn blend<S: Simd, K: Kind, H: LatticeHash>(
+                $bs: S,
+                $g: &[H::Part<S>; 16],
+                $p: &[Part<S>; $d],
+            ) -> S::P {
+                $blend
+            }
         }
     };
 }
-dims!(1, |s, r, a| noise1_axes::<S, K, H, FRESH, NEXT>(
-    s, r, &a[0]
-));
-dims!(2, |s, r, a| noise2_axes::<S, K, H, FRESH, NEXT>(
-    s, r, &a[0], &a[1]
-));
-dims!(3, |s, r, a| noise3_axes::<S, K, H, FRESH, NEXT>(
-    s, r, &a[0], &a[1], &a[2]
-));
-dims!(4, |s, r, a| noise4_axes::<S, K, H, FRESH, NEXT>(s, r, a));
+// 1D: the lerp of the two corners.
+dims!(
+    1,
+    |s, r, a| noise1_axes::<S, K, H, FRESH, NEXT>(s, r, &a[0]),
+    |s, g, p| lerp(
+        p[0].fade,
+        K::corner::<S, H, 1>(s, g[0], [p[0].t0]),
+        K::corner::<S, H, 1>(s, g[1], [p[0].t1]),
+    )
+);
+// 2D: corners i + 2j, blended along x, then y.
+dims!(
+    2,
+    |s, r, a| noise2_axes::<S, K, H, FRESH, NEXT>(s, r, &a[0], &a[1]),
+    |s, g, p| {
+        let [x, y] = p;
+        lerp(
+            y.fade,
+            lerp(
+                x.fade,
+                K::corner::<S, H, 2>(s, g[0], [x.t0, y.t0]),
+                K::corner::<S, H, 2>(s, g[1], [x.t1, y.t0]),
+            ),
+            lerp(
+                x.fade,
+                K::corner::<S, H, 2>(s, g[2], [x.t0, y.t1]),
+                K::corner::<S, H, 2>(s, g[3], [x.t1, y.t1]),
+            ),
+        )
+    }
+);
+// 3D: Ken Perlin's improved noise (with `GradientKind` and the permutation).
+dims!(
+    3,
+    |s, r, a| noise3_axes::<S, K, H, FRESH, NEXT>(s, r, &a[0], &a[1], &a[2]),
+    |s, g, p| cube::<S, K, H, 3>(s, &g[..8], p, p[2].t0)
+);
+// 4D: 16 corners i + 2j + 4k + 8l, two cubes blended along w.
+dims!(
+    4,
+    |s, r, a| noise4_axes::<S, K, H, FRESH, NEXT>(s, r, a),
+    |s, g, p| {
+        let [x, y, z, w] = p;
+        let xyz = [*x, *y, *z];
+        let near = cube::<S, K, H, 4>(s, &g[..8], &xyz, w.t0);
+        let far = cube::<S, K, H, 4>(s, &g[8..], &xyz, w.t1);
+        lerp(w.fade, near, far)
+    }
+);
 
 /// Loads `src[at..at + LANES]`, zero-padded past its end (or zeros when
 /// `src` is empty).

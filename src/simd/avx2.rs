@@ -389,6 +389,33 @@ impl Simd for Avx2 {
         }
     }
     #[inline(always)]
+    fn floor_part(self, v: F32x8) -> F32x8 {
+        // SAFETY: the token proves AVX2 (vroundps is AVX).
+        F32x8(unsafe { _mm256_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v.0) })
+    }
+    #[inline(always)]
+    fn cells32_parts<const D: usize>(self, floored: &[F32x8; D]) -> Option<[U32x8; D]> {
+        // SAFETY: the token proves AVX2. As `cells32`: a lane at
+        // 0x8000_0000, the least i32, may be out of range; one signed `min`
+        // over the parts finds whether any lane is.
+        unsafe {
+            let mut cells = [U32x8(_mm256_setzero_si256()); D];
+            for (cells, floored) in cells.iter_mut().zip(floored) {
+                *cells = U32x8(_mm256_cvttps_epi32(floored.0));
+            }
+            let mut least = cells[0].0;
+            for c in &cells[1..] {
+                least = _mm256_min_epi32(least, c.0);
+            }
+            let bad = _mm256_cmpeq_epi32(least, _mm256_set1_epi32(i32::MIN));
+            if _mm256_testz_si256(bad, bad) == 1 {
+                Some(cells)
+            } else {
+                None
+            }
+        }
+    }
+    #[inline(always)]
     fn load_u32(self, src: &[u32]) -> U32x32 {
         let src = &src[..32];
         // SAFETY: the token proves AVX2; `src` has 32 lanes (sliced above).

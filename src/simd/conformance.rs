@@ -155,6 +155,8 @@ fn permutation() -> PermTable {
 /// every lane (the same length at every level).
 struct Observed {
     lanes: usize,
+    /// Lanes per part.
+    part_lanes: usize,
     ops: Vec<(&'static str, Vec<u32>)>,
 }
 
@@ -191,8 +193,13 @@ fn u32_part_bits<S: Simd>(s: S, v: S::UP) -> [S::P; 2] {
 
 /// Every lane of a step of cells as its 32 bits.
 fn u32_step_bits<S: Simd>(s: S, v: S::U) -> Vec<u32> {
-    let high = parts_bits(s, |k| u32_part_bits(s, s.u32_part(v, k))[0]);
-    let low = parts_bits(s, |k| u32_part_bits(s, s.u32_part(v, k))[1]);
+    u32_parts_bits(s, |k| s.u32_part(v, k))
+}
+
+/// Every lane of one part of cells per `k` (in point order) as its 32 bits.
+fn u32_parts_bits<S: Simd>(s: S, part: impl Fn(usize) -> S::UP) -> Vec<u32> {
+    let high = parts_bits(s, |k| u32_part_bits(s, part(k))[0]);
+    let low = parts_bits(s, |k| u32_part_bits(s, part(k))[1]);
     high.iter()
         .zip(&low)
         .map(|(&h, &l)| ((f32::from_bits(h) as u32) << 8) | (f32::from_bits(l) as u32 & 0xFF))
@@ -232,6 +239,7 @@ fn observe<S: Simd>(s: S) -> Observed {
     let n = S::LANES;
     let mut o = Observed {
         lanes: n,
+        part_lanes: n / S::PARTS,
         ops: Vec::new(),
     };
     let fl = floats();
@@ -289,6 +297,22 @@ fn observe<S: Simd>(s: S) -> Observed {
         let (cells, exact) = s.cells32(floored);
         o.put("cells32 exact", vec![u32::from(exact); n]);
         o.put("cells32", u32_step_bits(s, cells));
+        // Parts: `floor_part`, and `cells32_parts` of the parts of `a` and
+        // `b` together (per lane: its part's flag, then the cells of `a`
+        // and of `b`, zero where the flag is clear).
+        o.put("floor_part", parts_bits(s, |k| s.floor_part(s.part(a, k))));
+        let floored_b = s.floor(b);
+        let pair = |k: usize| s.cells32_parts(&[s.part(floored, k), s.part(floored_b, k)]);
+        o.put(
+            "cells32_parts exact",
+            parts_bits(s, |k| {
+                <S::P as Lanes<S>>::splat(s, if pair(k).is_some() { 1.0 } else { 0.0 })
+            }),
+        );
+        for (name, axis) in [("cells32_parts a", 0), ("cells32_parts b", 1)] {
+            let cells = |k: usize| pair(k).map_or(s.splat_u32(0), |c| c[axis]);
+            o.put(name, u32_parts_bits(s, cells));
+        }
     }
     let mut streamed = vec![0.0f32; fl.len() + 16];
     for offset in [0, 1] {
@@ -374,8 +398,16 @@ fn observe<S: Simd>(s: S) -> Observed {
 }
 
 /// Operations whose NaN results may carry any payload.
-const ARITHMETIC: [&str; 8] = [
-    "add", "sub", "mul", "part add", "part sub", "part mul", "floor", "outlined",
+const ARITHMETIC: [&str; 9] = [
+    "add",
+    "sub",
+    "mul",
+    "part add",
+    "part sub",
+    "part mul",
+    "floor",
+    "floor_part",
+    "outlined",
 ];
 
 /// Levels named in `NOISEFIELD_REQUIRE_LEVELS` (comma-separated) that
@@ -417,6 +449,38 @@ fn every_operation_of_every_level_matches_scalar() {
                     for (i, chunk) in want.chunks(got.lanes).enumerate() {
                         let all = u32::from(chunk.iter().all(|&f| f == 1));
                         assert_eq!(bits[i * got.lanes], all, "{level} cells32 flag, step {i}");
+                    }
+                }
+                // One flag per part: set exactly when the scalar flags of
+                // all the part's lanes are (1.0 or 0.0 on every lane).
+                "cells32_parts exact" => {
+                    let one = 1.0f32.to_bits();
+                    for (i, chunk) in want.chunks(got.part_lanes).enumerate() {
+                        let all = if chunk.iter().all(|&f| f == one) {
+                            one
+                        } else {
+                            0
+                        };
+                        for (j, &b) in bits[i * got.part_lanes..][..got.part_lanes]
+                            .iter()
+                            .enumerate()
+                        {
+                            assert_eq!(b, all, "{level} cells32_parts flag, part {i}, lane {j}");
+                        }
+                    }
+                }
+                // Cells are defined only in parts flagged exact.
+                "cells32_parts a" | "cells32_parts b" => {
+                    let flags = &got
+                        .ops
+                        .iter()
+                        .find(|(n, _)| *n == "cells32_parts exact")
+                        .unwrap()
+                        .1;
+                    for (i, (w, g)) in want.iter().zip(bits).enumerate() {
+                        if flags[i] == 1.0f32.to_bits() {
+                            assert_eq!(w, g, "{level} {name}, lane {i}");
+                        }
                     }
                 }
                 // Cells are defined only in steps flagged exact.

@@ -180,6 +180,28 @@ pub trait Simd: Copy {
     /// wrapping 32-bit cell, and whether every lane had |v| < 2³¹ (only
     /// then are all lanes right; NaN and ±inf are out of range).
     fn cells32(self, floored: Self::F) -> (Self::U, bool);
+    /// [`Simd::floor`] of one part.
+    #[inline(always)]
+    fn floor_part(self, v: Self::P) -> Self::P {
+        let mut step = self.splat(0.0);
+        self.set_part(&mut step, 0, v);
+        self.part(self.floor(step), 0)
+    }
+    /// [`Simd::cells32`] of `D` floored parts at once: their cells, or
+    /// `None` unless every lane of every part has |v| < 2³¹.
+    #[inline(always)]
+    fn cells32_parts<const D: usize>(self, floored: &[Self::P; D]) -> Option<[Self::UP; D]> {
+        let mut cells = [self.splat_u32(0); D];
+        let mut exact = true;
+        for (cells, &floored) in cells.iter_mut().zip(floored) {
+            let mut step = self.splat(0.0);
+            self.set_part(&mut step, 0, floored);
+            let (c, e) = self.cells32(step);
+            *cells = self.u32_part(c, 0);
+            exact &= e;
+        }
+        exact.then_some(cells)
+    }
     /// `src[..LANES]` as cells; panics if `src` is shorter.
     fn load_u32(self, src: &[u32]) -> Self::U;
     /// Wrapping `v + 1` on every lane of a step.
