@@ -456,8 +456,8 @@ impl LatticeHash for CoordinateHash {
     /// are opaque, or the optimiser would make both products `m·c` and
     /// `(−m)·c` of each offset and blend those: fewer operations, but with
     /// stage 1 part by part the six pairs of products are what overflows
-    /// the registers (AVX2 `fill3`: 32.8 instructions per point that way,
-    /// 31.2 this way). Products with ±m are exact negatives of each other,
+    /// the registers (AVX2 `fill3`: 33.0 instructions per point that way,
+    /// 32.0 this way). Products with ±m are exact negatives of each other,
     /// so both ways give the same bits.
     #[inline(always)]
     fn dot<S: Simd, const D: usize>(s: S, h: S::UP, c: [S::P; D]) -> S::P {
