@@ -405,20 +405,23 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     where
         Noise: Dims<D>;
 
-    /// [`Field::eval`] inside a batch call's loop (`fillN`): a field may
-    /// run its step inlined there instead of calling a shared copy.
+    /// One step of a batch call (`fillN`): the field at the points
+    /// `src[..][..LANES]`, stored into `dst[..LANES]`. A field may run its
+    /// step inlined here, reading and writing the memory part by part,
+    /// instead of calling a shared copy of [`Field::eval`].
     #[inline(always)]
-    fn eval_batch<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn fill_step<S: Simd, T: Input, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
-        c: &C,
+        src: &[&[T]; D],
+        dst: &mut [f32],
         period_scale: u64,
-    ) -> S::F
-    where
+    ) where
         Noise: Dims<D>,
     {
-        self.eval(r, s, c, period_scale)
+        let c = T::load(s, src, 0, S::LANES);
+        s.store(self.eval(r, s, &c, period_scale), dst);
     }
 
     /// The level batch calls run at.
@@ -496,8 +499,12 @@ pub trait GradField: Field {
 }
 
 /// A coordinate element type of the batch entry points.
-pub(crate) trait Input: Copy + Send + Sync {
+pub trait Input: Copy + Send + Sync {
     type Step<S: Simd, const D: usize>: Coords<S, D>;
+    /// The padding of a last partial step.
+    const ZERO: Self;
+    /// The step's inputs as `f32` slices, when they are `f32`.
+    fn f32_slices<'a, const D: usize>(src: &[&'a [Self]; D]) -> Option<[&'a [f32]; D]>;
     /// The step of `len ≤ LANES` points at `at` (padding lanes at 0).
     fn load<S: Simd, const D: usize>(
         s: S,
@@ -509,6 +516,11 @@ pub(crate) trait Input: Copy + Send + Sync {
 
 impl Input for f32 {
     type Step<S: Simd, const D: usize> = F32Coords<S, D>;
+    const ZERO: f32 = 0.0;
+    #[inline(always)]
+    fn f32_slices<'a, const D: usize>(src: &[&'a [f32]; D]) -> Option<[&'a [f32]; D]> {
+        Some(*src)
+    }
     #[inline(always)]
     fn load<S: Simd, const D: usize>(
         s: S,
@@ -532,6 +544,11 @@ impl Input for f32 {
 
 impl Input for f64 {
     type Step<S: Simd, const D: usize> = F64Coords<D>;
+    const ZERO: f64 = 0.0;
+    #[inline(always)]
+    fn f32_slices<'a, const D: usize>(_: &[&'a [f64]; D]) -> Option<[&'a [f32]; D]> {
+        None
+    }
     #[inline(always)]
     fn load<S: Simd, const D: usize>(
         _: S,
@@ -567,9 +584,37 @@ where
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let n = S::LANES;
+        // The last partial step runs from and into zero-padded copies, through
+        // the same call as every whole step (one inlined copy of the kernel,
+        // which reads and writes the slices in place).
+        let mut padded_in = [[T::ZERO; MAX_LANES]; D];
+        let mut padded_out = [0.0f32; MAX_LANES];
         for (k, dst) in self.out.chunks_mut(n).enumerate() {
-            let c = T::load(s, &self.inputs, k * n, dst.len());
-            store_step(s, self.field.eval_batch(&r, s, &c, self.period_scale), dst);
+            let (at, len) = (k * n, dst.len());
+            let whole = len == n;
+            if !whole {
+                for (padded, input) in padded_in.iter_mut().zip(&self.inputs) {
+                    padded[..len].copy_from_slice(&input[at..at + len]);
+                }
+            }
+            let mut src = [&padded_in[0][..n]; D];
+            for (d, src) in src.iter_mut().enumerate() {
+                *src = if whole {
+                    &self.inputs[d][at..at + n]
+                } else {
+                    &padded_in[d][..n]
+                };
+            }
+            let step_out: &mut [f32] = if whole {
+                &mut *dst
+            } else {
+                &mut padded_out[..n]
+            };
+            self.field
+                .fill_step(&r, s, &src, step_out, self.period_scale);
+            if !whole {
+                dst.copy_from_slice(&padded_out[..len]);
+            }
         }
     }
 }
@@ -1106,17 +1151,17 @@ macro_rules! forward_field {
                 self.0.eval(r, s, c, period_scale)
             }
             #[inline(always)]
-            fn eval_batch<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+            fn fill_step<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
                 s: S,
-                c: &C,
+                src: &[&[T]; D],
+                dst: &mut [f32],
                 period_scale: u64,
-            ) -> S::F
-            where
+            ) where
                 crate::kernel::Noise: crate::kernel::Dims<D>,
             {
-                self.0.eval_batch(r, s, c, period_scale)
+                self.0.fill_step(r, s, src, dst, period_scale)
             }
             crate::field::forward_settings!();
             fn plan<const D: usize>(
