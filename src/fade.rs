@@ -98,37 +98,22 @@ pub(crate) fn sin<S: Simd>(s: S, x: S::F) -> S::F {
     sin_pi_reduced(s, u) * sign
 }
 
-/// The constants of the quintic fade, in the order [`quintic`] takes them.
-pub(crate) const QUINTIC: [f32; 4] = [1.0, 6.0, 15.0, 10.0];
-
-/// The quintic fade `t³(t(6t − 15) + 10)`, at most 1, with its constants
-/// [`QUINTIC`] given on every lane of `c` (a kernel may keep them where it
-/// likes; [`fade`] splats them).
-#[inline(always)]
-pub(crate) fn quintic<S: Simd, V: Lanes<S>>(s: S, t: V, c: &[V; 4]) -> V {
-    let [one, six, fifteen, ten] = *c;
-    let t3 = t * t * t;
-    // Near t = 1 the Horner form cancels (t(6t − 15) ≈ −9, + 10) and
-    // rounds up to 1 + 1.1e-6; the min keeps it at most 1 (a NaN
-    // stays NaN). Cubic and Linear never exceed 1 in f32 (checked
-    // for every f32 in [0, 1]); Cosine is clamped in `sin_pi_reduced`.
-    V::min(s, one, t3 * (t * (t * six - fifteen) + ten))
-}
-
 /// `fade(t)` for `t ∈ [0, 1]`, in [0, 1]: a lerp with it is a convex
 /// combination, so value noise stays in [−1, 1].
 #[inline(always)]
 pub(crate) fn fade<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
     match kind {
         Fade::Quintic => {
-            let [one, six, fifteen, ten] = QUINTIC;
-            let constants = [
-                V::splat(s, one),
-                V::splat(s, six),
-                V::splat(s, fifteen),
-                V::splat(s, ten),
-            ];
-            quintic(s, t, &constants)
+            let t3 = t * t * t;
+            // Near t = 1 the Horner form cancels (t(6t − 15) ≈ −9, + 10) and
+            // rounds up to 1 + 1.1e-6; the min keeps it at most 1 (a NaN
+            // stays NaN). Cubic and Linear never exceed 1 in f32 (checked
+            // for every f32 in [0, 1]); Cosine is clamped in `sin_pi_reduced`.
+            V::min(
+                s,
+                V::splat(s, 1.0),
+                t3 * (t * (t * V::splat(s, 6.0) - V::splat(s, 15.0)) + V::splat(s, 10.0)),
+            )
         }
         Fade::Cubic => t * t * (V::splat(s, 3.0) - t * V::splat(s, 2.0)),
         Fade::Cosine => {

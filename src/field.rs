@@ -24,7 +24,7 @@ use crate::kernel::{
     Axis, Dims, LatticeHash, Noise, axis, centre_in_period, stage1, staged_axis, store_step,
 };
 use crate::simd::scalar::Scalar;
-use crate::simd::{Job, MAX_LANES, Simd, dispatch};
+use crate::simd::{Job, MAX_LANES, Simd, StepJob, dispatch};
 use crate::{Error, Fade, Level};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -584,37 +584,74 @@ where
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let n = S::LANES;
-        // The last partial step runs from and into zero-padded copies, through
-        // the same call as every whole step (one inlined copy of the kernel,
-        // which reads and writes the slices in place).
-        let mut padded_in = [[T::ZERO; MAX_LANES]; D];
-        let mut padded_out = [0.0f32; MAX_LANES];
-        for (k, dst) in self.out.chunks_mut(n).enumerate() {
-            let (at, len) = (k * n, dst.len());
-            let whole = len == n;
-            if !whole {
-                for (padded, input) in padded_in.iter_mut().zip(&self.inputs) {
-                    padded[..len].copy_from_slice(&input[at..at + len]);
-                }
+        let whole = self.out.len() / n * n;
+        let (out, tail) = self.out.split_at_mut(whole);
+        let mut inputs = self.inputs;
+        for input in &mut inputs {
+            *input = &input[..whole];
+        }
+        // Whole steps in place, then the last partial step from and into
+        // zero-padded copies, by one outlined loop (one copy of the inlined
+        // kernel; a loop that tested for the partial step had the optimiser
+        // compile the kernel a second time for it).
+        let steps = WholeSteps {
+            field: self.field,
+            r: &r,
+            inputs,
+            out,
+            period_scale: self.period_scale,
+        };
+        s.outlined(steps);
+        if !tail.is_empty() {
+            let len = tail.len();
+            let mut padded_in = [[T::ZERO; MAX_LANES]; D];
+            let mut padded_out = [0.0f32; MAX_LANES];
+            for (padded, input) in padded_in.iter_mut().zip(&self.inputs) {
+                padded[..len].copy_from_slice(&input[whole..]);
             }
-            let mut src = [&padded_in[0][..n]; D];
-            for (d, src) in src.iter_mut().enumerate() {
-                *src = if whole {
-                    &self.inputs[d][at..at + n]
-                } else {
-                    &padded_in[d][..n]
-                };
+            let mut src: [&[T]; D] = [&[]; D];
+            for (src, padded) in src.iter_mut().zip(&padded_in) {
+                *src = &padded[..n];
             }
-            let step_out: &mut [f32] = if whole {
-                &mut *dst
-            } else {
-                &mut padded_out[..n]
-            };
+            s.outlined(WholeSteps {
+                field: self.field,
+                r: &r,
+                inputs: src,
+                out: &mut padded_out[..n],
+                period_scale: self.period_scale,
+            });
+            tail.copy_from_slice(&padded_out[..len]);
+        }
+    }
+}
+
+/// [`FillPoints`]' loop over whole steps: `out.len()` a multiple of
+/// `LANES`, each input as long.
+struct WholeSteps<'a, F: Field + 'a, S: Simd, T, const D: usize> {
+    field: &'a F,
+    r: &'a F::Ready<'a, S>,
+    inputs: [&'a [T]; D],
+    out: &'a mut [f32],
+    period_scale: u64,
+}
+
+impl<'a, F: Field + 'a, S: Simd, T: Input, const D: usize> StepJob<S>
+    for WholeSteps<'a, F, S, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self, s: S) {
+        let n = S::LANES;
+        for (k, dst) in self.out.chunks_exact_mut(n).enumerate() {
+            let mut src = self.inputs;
+            for (src, input) in src.iter_mut().zip(&self.inputs) {
+                *src = &input[k * n..k * n + n];
+            }
             self.field
-                .fill_step(&r, s, &src, step_out, self.period_scale);
-            if !whole {
-                dst.copy_from_slice(&padded_out[..len]);
-            }
+                .fill_step(self.r, s, &src, dst, self.period_scale);
         }
     }
 }

@@ -72,12 +72,7 @@ impl fmt::Debug for LatticeHashing {
 /// backend's form, or the seed key on every lane.
 pub enum LatticeReady<'a, S: Simd> {
     Table(S::Perm<'a>),
-    /// The seed key on every lane, and the quintic fade's constants
-    /// ([`crate::fade::QUINTIC`]) hidden from the optimiser, so that a batch
-    /// loop keeps them in registers or in one stack slot each (read by the
-    /// instructions that use them) instead of broadcasting them anew in
-    /// every part.
-    Coordinates(S::UP, [S::P; 4]),
+    Coordinates(S::UP),
 }
 
 impl<S: Simd> Clone for LatticeReady<'_, S> {
@@ -243,13 +238,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
         match &self.hashing {
             LatticeHashing::Permutation(t) => LatticeReady::Table(s.perm_table(t)),
-            LatticeHashing::Coordinates { key, .. } => {
-                let mut quintic = [s.part(s.splat(0.0), 0); 4];
-                for (c, &v) in quintic.iter_mut().zip(&crate::fade::QUINTIC) {
-                    *c = s.opaque_p(s.part(s.splat(v), 0));
-                }
-                LatticeReady::Coordinates(s.splat_u32(*key), quintic)
-            }
+            LatticeHashing::Coordinates { key, .. } => LatticeReady::Coordinates(s.splat_u32(*key)),
         }
     }
 
@@ -291,15 +280,14 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         // (One arm per kind of step, each compiled only where it can run:
         // `f32_slices` is a constant of `T`.)
         match (r, self.curve) {
-            (LatticeReady::Coordinates(key, quintic), Fade::Quintic) => {
+            (LatticeReady::Coordinates(key), Fade::Quintic) => {
                 match (self.scaled_periods(period_scale), T::f32_slices(src)) {
                     (None, Some(src)) => {
-                        let mut io = PartsInMemory { src, dst };
-                        noise_parts::<S, K, _, D>(s, key, quintic, &mut io);
+                        noise_parts::<S, K, _, D>(s, key, &mut PartsInMemory { src, dst });
                     }
                     (None, None) => {
                         let c = T::load(s, src, 0, S::LANES);
-                        s.store(quintic_plain::<K, S, _, D>(key, quintic, s, &c), dst);
+                        s.store(quintic_plain::<K, S, _, D>(key, s, &c), dst);
                     }
                     (Some(p), _) => {
                         let c = T::load(s, src, 0, S::LANES);
@@ -307,10 +295,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                     }
                 }
             }
-            _ => s.store(
-                self.eval(r, s, &T::load(s, src, 0, S::LANES), period_scale),
-                dst,
-            ),
+            _ => s.store(self.eval(r, s, &T::load(s, src, 0, S::LANES), period_scale), dst),
         }
     }
 
@@ -453,16 +438,9 @@ where
                 let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
                 Noise::eval::<S, K, PermutationHash, false, false>(s, p, &axes)
             }
-            LatticeReady::Coordinates(key, quintic) => {
+            LatticeReady::Coordinates(key) => {
                 if lattice.curve == Fade::Quintic {
-                    return quintic_coordinates::<K, S, C, D>(
-                        lattice,
-                        key,
-                        quintic,
-                        s,
-                        c,
-                        period_scale,
-                    );
+                    return quintic_coordinates::<K, S, C, D>(lattice, key, s, c, period_scale);
                 }
                 type H = CoordinateHash;
                 let axes = stage1_axes::<K, H, S, C, D>(lattice, s, c, period_scale);
@@ -479,7 +457,6 @@ where
 fn quintic_coordinates<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     lattice: &Lattice<K>,
     key: &S::UP,
-    quintic: &[S::P; 4],
     s: S,
     c: &C,
     period_scale: u64,
@@ -494,7 +471,7 @@ where
         Some(_) => lattice.scaled_periods(period_scale),
     };
     match periods {
-        None => quintic_plain::<K, S, C, D>(key, quintic, s, c),
+        None => quintic_plain::<K, S, C, D>(key, s, c),
         Some(p) => quintic_periodic::<K, S, C, D>(key, s, c, &p),
     }
 }
@@ -503,7 +480,6 @@ where
 #[inline(always)]
 fn quintic_plain<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
-    quintic: &[S::P; 4],
     s: S,
     c: &C,
 ) -> S::F
@@ -514,7 +490,7 @@ where
     match c.f32_vectors() {
         Some(c) => {
             let mut io = PartsInVectors { c, out: c[0] };
-            noise_parts::<S, K, _, D>(s, key, quintic, &mut io);
+            noise_parts::<S, K, _, D>(s, key, &mut io);
             io.out
         }
         None => {
@@ -563,7 +539,7 @@ where
                 let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
                 Noise::eval_grad::<S, K, PermutationHash>(s, p, lattice.curve, &axes)
             }
-            LatticeReady::Coordinates(key, _) => {
+            LatticeReady::Coordinates(key) => {
                 let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
                 Noise::eval_grad::<S, K, CoordinateHash>(s, key, lattice.curve, &axes)
             }

@@ -224,17 +224,6 @@ fn fresh_part<S: Simd>(s: S, t0: S::P) -> Part<S> {
     }
 }
 
-/// [`fresh_part`] with the quintic fade's constants given (`quintic[0]` is
-/// 1): the same operations, so the same bits.
-#[inline(always)]
-fn fresh_part_with<S: Simd>(s: S, t0: S::P, quintic: &[S::P; 4]) -> Part<S> {
-    Part {
-        t0,
-        t1: t0 - quintic[0],
-        fade: crate::fade::quintic(s, t0, quintic),
-    }
-}
-
 /// A corner's value and its derivative along each axis (one part).
 #[derive(Clone, Copy)]
 pub struct Dual<S: Simd, const D: usize> {
@@ -447,7 +436,6 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 pub(crate) fn noise_parts<S: Simd, K: Kind, IO: PartsIo<S, D>, const D: usize>(
     s: S,
     seed: &S::UP,
-    quintic: &[S::P; 4],
     io: &mut IO,
 ) where
     Noise: Dims<D>,
@@ -466,9 +454,9 @@ pub(crate) fn noise_parts<S: Simd, K: Kind, IO: PartsIo<S, D>, const D: usize>(
             Some(cells) => cells,
             None => hash::cells_by_lane_parts(s, &floors),
         };
-        let mut parts = [fresh_part_with(s, coords[0] - floors[0], quintic); D];
+        let mut parts = [fresh_part(s, coords[0] - floors[0]); D];
         for a in 1..D {
-            parts[a] = fresh_part_with(s, coords[a] - floors[a], quintic);
+            parts[a] = fresh_part(s, coords[a] - floors[a]);
         }
         let g = H::hashes_of_cells::<S, D>(s, seed, &cells);
         let n = Noise::blend::<S, K, H>(s, &g, &parts);
@@ -521,6 +509,7 @@ impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInMemory<'_, D> {
         s.store_part(v, self.dst, k);
     }
 }
+
 
 /// Corner `(x, y, z, w)` of `D`-dimensional noise (`w` unused in 3D) with
 /// hash `h`.
