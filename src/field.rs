@@ -635,8 +635,7 @@ struct WholeSteps<'a, F: Field + 'a, S: Simd, T, const D: usize> {
     period_scale: u64,
 }
 
-impl<'a, F: Field + 'a, S: Simd, T: Input, const D: usize> StepJob<S>
-    for WholeSteps<'a, F, S, T, D>
+impl<'a, F: Field + 'a, S: Simd, T: Input, const D: usize> StepJob<S> for WholeSteps<'a, F, S, T, D>
 where
     Noise: Dims<D>,
 {

@@ -295,7 +295,10 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                     }
                 }
             }
-            _ => s.store(self.eval(r, s, &T::load(s, src, 0, S::LANES), period_scale), dst),
+            _ => s.store(
+                self.eval(r, s, &T::load(s, src, 0, S::LANES), period_scale),
+                dst,
+            ),
         }
     }
 

@@ -510,7 +510,6 @@ impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInMemory<'_, D> {
     }
 }
 
-
 /// Corner `(x, y, z, w)` of `D`-dimensional noise (`w` unused in 3D) with
 /// hash `h`.
 #[inline(always)]
