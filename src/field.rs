@@ -24,7 +24,7 @@ use crate::kernel::{
     Axis, Dims, LatticeHash, Noise, axis, centre_in_period, stage1, staged_axis, store_step,
 };
 use crate::simd::scalar::Scalar;
-use crate::simd::{Job, MAX_LANES, Simd, dispatch};
+use crate::simd::{Job, MAX_LANES, Simd, StepJob, dispatch};
 use crate::{Error, Fade, Level};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -405,20 +405,23 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     where
         Noise: Dims<D>;
 
-    /// [`Field::eval`] inside a batch call's loop (`fillN`): a field may
-    /// run its step inlined there instead of calling a shared copy.
+    /// One step of a batch call (`fillN`): the field at the points
+    /// `src[..][..LANES]`, stored into `dst[..LANES]`. A field may run its
+    /// step inlined here, reading and writing the memory part by part,
+    /// instead of calling a shared copy of [`Field::eval`].
     #[inline(always)]
-    fn eval_batch<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn fill_step<S: Simd, T: Input, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
-        c: &C,
+        src: &[&[T]; D],
+        dst: &mut [f32],
         period_scale: u64,
-    ) -> S::F
-    where
+    ) where
         Noise: Dims<D>,
     {
-        self.eval(r, s, c, period_scale)
+        let c = T::load(s, src, 0, S::LANES);
+        s.store(self.eval(r, s, &c, period_scale), dst);
     }
 
     /// The level batch calls run at.
@@ -496,8 +499,12 @@ pub trait GradField: Field {
 }
 
 /// A coordinate element type of the batch entry points.
-pub(crate) trait Input: Copy + Send + Sync {
+pub trait Input: Copy + Send + Sync {
     type Step<S: Simd, const D: usize>: Coords<S, D>;
+    /// The padding of a last partial step.
+    const ZERO: Self;
+    /// The step's inputs as `f32` slices, when they are `f32`.
+    fn f32_slices<'a, const D: usize>(src: &[&'a [Self]; D]) -> Option<[&'a [f32]; D]>;
     /// The step of `len ≤ LANES` points at `at` (padding lanes at 0).
     fn load<S: Simd, const D: usize>(
         s: S,
@@ -509,6 +516,11 @@ pub(crate) trait Input: Copy + Send + Sync {
 
 impl Input for f32 {
     type Step<S: Simd, const D: usize> = F32Coords<S, D>;
+    const ZERO: f32 = 0.0;
+    #[inline(always)]
+    fn f32_slices<'a, const D: usize>(src: &[&'a [f32]; D]) -> Option<[&'a [f32]; D]> {
+        Some(*src)
+    }
     #[inline(always)]
     fn load<S: Simd, const D: usize>(
         s: S,
@@ -532,6 +544,11 @@ impl Input for f32 {
 
 impl Input for f64 {
     type Step<S: Simd, const D: usize> = F64Coords<D>;
+    const ZERO: f64 = 0.0;
+    #[inline(always)]
+    fn f32_slices<'a, const D: usize>(_: &[&'a [f64]; D]) -> Option<[&'a [f32]; D]> {
+        None
+    }
     #[inline(always)]
     fn load<S: Simd, const D: usize>(
         _: S,
@@ -567,9 +584,73 @@ where
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let n = S::LANES;
-        for (k, dst) in self.out.chunks_mut(n).enumerate() {
-            let c = T::load(s, &self.inputs, k * n, dst.len());
-            store_step(s, self.field.eval_batch(&r, s, &c, self.period_scale), dst);
+        let whole = self.out.len() / n * n;
+        let (out, tail) = self.out.split_at_mut(whole);
+        let mut inputs = self.inputs;
+        for input in &mut inputs {
+            *input = &input[..whole];
+        }
+        // Whole steps in place, then the last partial step from and into
+        // zero-padded copies, by one outlined loop (one copy of the inlined
+        // kernel; a loop that tested for the partial step had the optimiser
+        // compile the kernel a second time for it).
+        let steps = WholeSteps {
+            field: self.field,
+            r: &r,
+            inputs,
+            out,
+            period_scale: self.period_scale,
+        };
+        s.outlined(steps);
+        if !tail.is_empty() {
+            let len = tail.len();
+            let mut padded_in = [[T::ZERO; MAX_LANES]; D];
+            let mut padded_out = [0.0f32; MAX_LANES];
+            for (padded, input) in padded_in.iter_mut().zip(&self.inputs) {
+                padded[..len].copy_from_slice(&input[whole..]);
+            }
+            let mut src: [&[T]; D] = [&[]; D];
+            for (src, padded) in src.iter_mut().zip(&padded_in) {
+                *src = &padded[..n];
+            }
+            s.outlined(WholeSteps {
+                field: self.field,
+                r: &r,
+                inputs: src,
+                out: &mut padded_out[..n],
+                period_scale: self.period_scale,
+            });
+            tail.copy_from_slice(&padded_out[..len]);
+        }
+    }
+}
+
+/// [`FillPoints`]' loop over whole steps: `out.len()` a multiple of
+/// `LANES`, each input as long.
+struct WholeSteps<'a, F: Field + 'a, S: Simd, T, const D: usize> {
+    field: &'a F,
+    r: &'a F::Ready<'a, S>,
+    inputs: [&'a [T]; D],
+    out: &'a mut [f32],
+    period_scale: u64,
+}
+
+impl<'a, F: Field + 'a, S: Simd, T: Input, const D: usize> StepJob<S> for WholeSteps<'a, F, S, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self, s: S) {
+        let n = S::LANES;
+        for (k, dst) in self.out.chunks_exact_mut(n).enumerate() {
+            let mut src = self.inputs;
+            for (src, input) in src.iter_mut().zip(&self.inputs) {
+                *src = &input[k * n..k * n + n];
+            }
+            self.field
+                .fill_step(self.r, s, &src, dst, self.period_scale);
         }
     }
 }
@@ -1106,17 +1187,17 @@ macro_rules! forward_field {
                 self.0.eval(r, s, c, period_scale)
             }
             #[inline(always)]
-            fn eval_batch<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+            fn fill_step<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
                 s: S,
-                c: &C,
+                src: &[&[T]; D],
+                dst: &mut [f32],
                 period_scale: u64,
-            ) -> S::F
-            where
+            ) where
                 crate::kernel::Noise: crate::kernel::Dims<D>,
             {
-                self.0.eval_batch(r, s, c, period_scale)
+                self.0.fill_step(r, s, src, dst, period_scale)
             }
             crate::field::forward_settings!();
             fn plan<const D: usize>(

@@ -2,10 +2,11 @@
 //! a fade curve, optional periods, and a [`Kind`] of corner (gradients for
 //! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
-use crate::field::{Coords, Field, GradField, GridAxis};
+use crate::field::{Coords, Field, GradField, GridAxis, Input};
 use crate::kernel::{
     AxisSamples, CoordinateHash, Dims, FillGridRows, FillRowsByCells, Hashing, Kind, LatticeHash,
-    MAX_COEFFICIENT_STEP, Noise, PermutationHash, RowAxis, ValueKind,
+    MAX_COEFFICIENT_STEP, Noise, PartsInMemory, PartsInVectors, PermutationHash, RowAxis,
+    ValueKind, noise_parts,
 };
 use crate::perlin::SplitMix64;
 use crate::simd::{PermTable, Simd, StepJob, dispatch};
@@ -261,24 +262,43 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     }
 
     #[inline(always)]
-    fn eval_batch<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn fill_step<S: Simd, T: Input, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
         s: S,
-        c: &C,
+        src: &[&[T]; D],
+        dst: &mut [f32],
         period_scale: u64,
-    ) -> S::F
-    where
+    ) where
         Noise: Dims<D>,
     {
         // The default lattice's step inlined here, in the loop of the
         // batch (its call and the step's values passed through memory cost
-        // about 2 instructions per point); others call the shared step.
-        match r {
-            LatticeReady::Coordinates(key) if self.curve == Fade::Quintic => {
-                quintic_coordinates::<K, S, C, D>(self, key, s, c, period_scale)
+        // about 2 instructions per point); at `f32` points without a period
+        // it reads each part's coordinates from `src` and stores its result
+        // into `dst` where they are used. Others call the shared step.
+        // (One arm per kind of step, each compiled only where it can run:
+        // `f32_slices` is a constant of `T`.)
+        match (r, self.curve) {
+            (LatticeReady::Coordinates(key), Fade::Quintic) => {
+                match (self.scaled_periods(period_scale), T::f32_slices(src)) {
+                    (None, Some(src)) => {
+                        noise_parts::<S, K, _, D>(s, key, &mut PartsInMemory { src, dst });
+                    }
+                    (None, None) => {
+                        let c = T::load(s, src, 0, S::LANES);
+                        s.store(quintic_plain::<K, S, _, D>(key, s, &c), dst);
+                    }
+                    (Some(p), _) => {
+                        let c = T::load(s, src, 0, S::LANES);
+                        s.store(quintic_periodic::<K, S, _, D>(key, s, &c, &p), dst);
+                    }
+                }
             }
-            _ => self.eval(r, s, c, period_scale),
+            _ => s.store(
+                self.eval(r, s, &T::load(s, src, 0, S::LANES), period_scale),
+                dst,
+            ),
         }
     }
 
@@ -447,7 +467,6 @@ fn quintic_coordinates<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: 
 where
     Noise: Dims<D>,
 {
-    type H = CoordinateHash;
     // (Tested first on its own, the common case stays out of the periods'
     // arithmetic.)
     let periods = match lattice.periods {
@@ -455,18 +474,49 @@ where
         Some(_) => lattice.scaled_periods(period_scale),
     };
     match periods {
-        None => match c.f32_vectors() {
-            Some(c) => crate::kernel::noise_parts::<S, K, D>(s, key, &c),
-            None => {
-                let axes = c.axes::<H>(s, None, Fade::Quintic, true);
-                Noise::eval::<S, K, H, true, true>(s, key, &axes)
-            }
-        },
-        Some(p) => {
-            let axes = c.axes::<H>(s, Some(&p), Fade::Quintic, true);
-            Noise::eval::<S, K, H, true, false>(s, key, &axes)
+        None => quintic_plain::<K, S, C, D>(key, s, c),
+        Some(p) => quintic_periodic::<K, S, C, D>(key, s, c, &p),
+    }
+}
+
+/// [`quintic_coordinates`] without a period.
+#[inline(always)]
+fn quintic_plain<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+    key: &S::UP,
+    s: S,
+    c: &C,
+) -> S::F
+where
+    Noise: Dims<D>,
+{
+    type H = CoordinateHash;
+    match c.f32_vectors() {
+        Some(c) => {
+            let mut io = PartsInVectors { c, out: c[0] };
+            noise_parts::<S, K, _, D>(s, key, &mut io);
+            io.out
+        }
+        None => {
+            let axes = c.axes::<H>(s, None, Fade::Quintic, true);
+            Noise::eval::<S, K, H, true, true>(s, key, &axes)
         }
     }
+}
+
+/// [`quintic_coordinates`] with the (scaled) periods `p`.
+#[inline(always)]
+fn quintic_periodic<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+    key: &S::UP,
+    s: S,
+    c: &C,
+    p: &[u64; 4],
+) -> S::F
+where
+    Noise: Dims<D>,
+{
+    type H = CoordinateHash;
+    let axes = c.axes::<H>(s, Some(p), Fade::Quintic, true);
+    Noise::eval::<S, K, H, true, false>(s, key, &axes)
 }
 
 /// [`LatticeStep`] with derivatives.

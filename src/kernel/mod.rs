@@ -433,20 +433,18 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 /// 3D noise alive across it). The same operations on the same lanes as
 /// [`axis`] then [`Dims::eval`] with `FRESH` and `NEXT`, so the same bits.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise_parts<S: Simd, K: Kind, const D: usize>(
+pub(crate) fn noise_parts<S: Simd, K: Kind, IO: PartsIo<S, D>, const D: usize>(
     s: S,
     seed: &S::UP,
-    c: &[S::F; D],
-) -> S::F
-where
+    io: &mut IO,
+) where
     Noise: Dims<D>,
 {
     type H = CoordinateHash;
-    let mut out = c[0];
     for_each_part!(S, |k| {
-        let mut coords = [s.part(c[0], k); D];
-        for a in 1..D {
-            coords[a] = s.part(c[a], k);
+        let mut coords = [io.coordinate(s, 0, k); D];
+        for (a, c) in coords.iter_mut().enumerate().skip(1) {
+            *c = io.coordinate(s, a, k);
         }
         let mut floors = coords;
         for f in &mut floors {
@@ -462,10 +460,54 @@ where
         }
         let g = H::hashes_of_cells::<S, D>(s, seed, &cells);
         let n = Noise::blend::<S, K, H>(s, &g, &parts);
-        let n = s.canonical_nan(n);
-        s.set_part(&mut out, k, n);
+        io.put(s, k, s.canonical_nan(n));
     });
-    out
+}
+
+/// Where [`noise_parts`] reads a step's coordinates and puts its result,
+/// one part at a time.
+pub(crate) trait PartsIo<S: Simd, const D: usize> {
+    /// Part `k` of the step's coordinates on axis `a`.
+    fn coordinate(&self, s: S, a: usize, k: usize) -> S::P;
+    /// Part `k` of the result.
+    fn put(&mut self, s: S, k: usize, v: S::P);
+}
+
+/// A step whose coordinates and result are vectors (a lattice's step
+/// inside a shared, outlined step: fractal octaves, combinators).
+pub(crate) struct PartsInVectors<S: Simd, const D: usize> {
+    pub(crate) c: [S::F; D],
+    pub(crate) out: S::F,
+}
+
+impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInVectors<S, D> {
+    #[inline(always)]
+    fn coordinate(&self, s: S, a: usize, k: usize) -> S::P {
+        s.part(self.c[a], k)
+    }
+    #[inline(always)]
+    fn put(&mut self, s: S, k: usize, v: S::P) {
+        s.set_part(&mut self.out, k, v);
+    }
+}
+
+/// A step of a batch call, read from its input slices and written to its
+/// output slice in place (each `LANES` long): no part's coordinates or
+/// result wait in registers, or on the stack, while other parts run.
+pub(crate) struct PartsInMemory<'a, const D: usize> {
+    pub(crate) src: [&'a [f32]; D],
+    pub(crate) dst: &'a mut [f32],
+}
+
+impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInMemory<'_, D> {
+    #[inline(always)]
+    fn coordinate(&self, s: S, a: usize, k: usize) -> S::P {
+        s.load_part(self.src[a], k)
+    }
+    #[inline(always)]
+    fn put(&mut self, s: S, k: usize, v: S::P) {
+        s.store_part(v, self.dst, k);
+    }
 }
 
 /// Corner `(x, y, z, w)` of `D`-dimensional noise (`w` unused in 3D) with

@@ -241,6 +241,18 @@ impl Simd for Avx2 {
         F32x8(v.0[k])
     }
     #[inline(always)]
+    fn load_part(self, src: &[f32], k: usize) -> F32x8 {
+        let src = &src[..32][8 * k..8 * k + 8];
+        // SAFETY: the token proves AVX2; `src` is 8 floats (sliced above).
+        F32x8(unsafe { _mm256_loadu_ps(src.as_ptr()) })
+    }
+    #[inline(always)]
+    fn store_part(self, p: F32x8, dst: &mut [f32], k: usize) {
+        let dst = &mut dst[..32][8 * k..8 * k + 8];
+        // SAFETY: the token proves AVX2; `dst` is 8 floats (sliced above).
+        unsafe { _mm256_storeu_ps(dst.as_mut_ptr(), p.0) }
+    }
+    #[inline(always)]
     fn set_part(self, v: &mut F32x32, k: usize, p: F32x8) {
         v.0[k] = p.0;
     }

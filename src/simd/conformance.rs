@@ -255,9 +255,23 @@ fn observe<S: Simd>(s: S) -> Observed {
 
     // Floats: `b` is the list turned by a prime, so specials meet specials.
     let turned: Vec<f32> = fl.iter().cycle().skip(37).take(fl.len()).copied().collect();
-    for (a, b) in fl.chunks(n).zip(turned.chunks(n)) {
-        let (a, b) = (s.load(a), s.load(b));
+    for (fl_a, fl_b) in fl.chunks(n).zip(turned.chunks(n)) {
+        let (a, b) = (s.load(fl_a), s.load(fl_b));
         o.put("load/store", step_bits(s, a));
+        // Parts read from and written to memory: `load_part` of every part,
+        // and `store_part` of each part of `a` over a step of `b`, first to
+        // last and last to first (a part that lands on other lanes, or
+        // writes any lane but its own, leaves something of `b` or of
+        // another part).
+        o.put("load_part", parts_bits(s, |k| s.load_part(fl_a, k)));
+        for (name, reverse) in [("store_part", false), ("store_part reversed", true)] {
+            let mut stored = fl_b.to_vec();
+            for k in 0..S::PARTS {
+                let k = if reverse { S::PARTS - 1 - k } else { k };
+                s.store_part(s.part(a, k), &mut stored, k);
+            }
+            o.put(name, stored.iter().map(|f| f.to_bits()));
+        }
         o.put("splat", step_bits(s, s.splat(f32::from_bits(0x7FC0_0077))));
         o.put("add", step_bits(s, a + b));
         o.put("sub", step_bits(s, a - b));

@@ -151,6 +151,23 @@ pub trait Simd: Copy {
     fn part(self, v: Self::F, k: usize) -> Self::P;
     /// Replaces part `k` of a step.
     fn set_part(self, v: &mut Self::F, k: usize, p: Self::P);
+    /// Part `k` of the step `src[..LANES]`: the lanes of that part alone,
+    /// read where they are used; panics if `src` is shorter.
+    #[inline(always)]
+    fn load_part(self, src: &[f32], k: usize) -> Self::P {
+        self.part(self.load(src), k)
+    }
+    /// Stores part `k` of a step into its lanes of `dst[..LANES]` (the
+    /// other lanes are left as they are); panics if `dst` is shorter.
+    #[inline(always)]
+    fn store_part(self, p: Self::P, dst: &mut [f32], k: usize) {
+        let lanes = Self::LANES / Self::PARTS;
+        let mut step = self.splat(0.0);
+        self.set_part(&mut step, k, p);
+        let mut stored = [0.0f32; MAX_LANES];
+        self.store(step, &mut stored[..Self::LANES]);
+        dst[k * lanes..(k + 1) * lanes].copy_from_slice(&stored[k * lanes..(k + 1) * lanes]);
+    }
     /// The hashes of part `k`.
     fn hashes(self, h: Self::I, k: usize) -> Self::H;
     fn floor(self, v: Self::F) -> Self::F;

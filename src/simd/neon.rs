@@ -225,6 +225,18 @@ impl Simd for Neon {
         F32x4(v.0[k])
     }
     #[inline(always)]
+    fn load_part(self, src: &[f32], k: usize) -> F32x4 {
+        let src = &src[..16][4 * k..4 * k + 4];
+        // SAFETY: the token proves NEON; `src` is 4 floats (sliced above).
+        F32x4(unsafe { vld1q_f32(src.as_ptr()) })
+    }
+    #[inline(always)]
+    fn store_part(self, p: F32x4, dst: &mut [f32], k: usize) {
+        let dst = &mut dst[..16][4 * k..4 * k + 4];
+        // SAFETY: the token proves NEON; `dst` is 4 floats (sliced above).
+        unsafe { vst1q_f32(dst.as_mut_ptr(), p.0) }
+    }
+    #[inline(always)]
     fn set_part(self, v: &mut F32x16, k: usize, p: F32x4) {
         v.0[k] = p.0;
     }
