@@ -36,7 +36,7 @@
 //! - **4D** hashes through four permutation steps and uses the 32 edge
 //!   gradients of the hypercube, with the quintic fade.
 //! - Every dimension is exactly 0 (±0) at every integer lattice point.
-//! - **Range** (measured by search, tested in `tests/suite/semantics.rs`): |noise1| ≤ 1
+//! - **Range** (measured by search, tested in `suite/tests/semantics.rs`): |noise1| ≤ 1
 //!   (reached between opposite ±2 slopes), |noise2| ≤ 1 (reached at cell
 //!   centres), |noise3| ≤ 1.0363538 (reached with Ken's table; no table can
 //!   exceed it), |noise4| ≤ 1.5366 for any table (1.3908 found with Ken's

@@ -1,7 +1,7 @@
 //! The first use of the crate from many threads at the same instant: CPU
 //! detection races with itself and with batch calls.
 //!
-//! A test binary of its own (not in tests/suite), with this one test, so that nothing has touched
+//! A test binary of its own (not in suite/tests), with this one test, so that nothing has touched
 //! the detection cache before the threads start.
 
 use noisefield::{Level, Perlin};

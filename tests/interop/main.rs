@@ -3,7 +3,7 @@
 //! (`cargo test --release --features noise --test interop`).
 
 // The suite's helpers (dead code allowed there); this binary uses a few.
-#[path = "../suite/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 mod interop;

@@ -626,7 +626,7 @@ fn period_1_depends_only_on_the_offset_in_the_cell() {
 }
 
 /// The largest |∂noiseN/∂c| along any one axis, for any table (derivation:
-/// `MAX_X_SLOPE` in `tests/suite/grid.rs`; the gradient sets are symmetric in the
+/// `MAX_X_SLOPE` in `suite/tests/grid.rs`; the gradient sets are symmetric in the
 /// axes, so the x bound holds on every axis).
 const MAX_SLOPE: [f32; 4] = [2.6944, 2.75, 3.75, 5.625];
 

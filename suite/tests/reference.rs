@@ -1,6 +1,6 @@
 //! Ken Perlin's ImprovedNoise (f64 Java reference) against `Perlin::reference()`.
 //!
-//! The values come from `tests/data/improved_noise_3d.csv`, a byte-for-byte
+//! The values come from `suite/data/improved_noise_3d.csv`, a byte-for-byte
 //! copy of the project's `shared/reference/improved_noise_3d.csv` (computed
 //! outside this crate by the published algorithm; both SHA-256
 //! `f94cc022ce4f0d6a`), plus the published spot check
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// The bar: 4e-6 absolute at every point.
 const TOLERANCE: f64 = 4e-6;
 
-const REFERENCE_CSV: &str = "tests/data/improved_noise_3d.csv";
+const REFERENCE_CSV: &str = "data/improved_noise_3d.csv";
 
 fn reference_rows() -> Vec<[f64; 4]> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(REFERENCE_CSV);

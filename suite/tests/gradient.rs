@@ -202,9 +202,9 @@ fn grad_sources() -> Vec<(String, Box<dyn GradSrc>)> {
 
 /// `Perlin` with every fade is the `f64` oracle (Ken's gradients, the
 /// documented hash chains) within its `f32` rounding: the fade's error
-/// (1.2e-6 at most, see tests/suite/value.rs) times a corner value difference
+/// (1.2e-6 at most, see suite/tests/value.rs) times a corner value difference
 /// (|g·d| ≤ 3, so ≤ 6) per axis, plus the lerps' rounding; Ken's table in
-/// 3D is also checked against his published values in tests/suite/reference.rs.
+/// 3D is also checked against his published values in suite/tests/reference.rs.
 #[test]
 fn perlin_matches_the_f64_oracle_with_every_fade() {
     let mut rng = Rng(17);
@@ -443,7 +443,7 @@ fn lattice_grads(value: bool) -> Vec<Lattice> {
 ///   has |F'''| ≤ 60, |F''| ≤ 5.8 (smoothstep 12 and 1.5, cosine 15.5 and
 ///   4.9): 360 + 70 < 500.
 /// - ε ≤ (8e-6·D + 2e-7) per unit amplitude: per axis the fade's `f32` error
-///   (≤ 1.2e-6, see tests/suite/value.rs) times a corner difference (≤ 6) plus the
+///   (≤ 1.2e-6, see suite/tests/value.rs) times a corner difference (≤ 6) plus the
 ///   lerp's rounding, and the offset's rounding to `f32` (3e-8) times a
 ///   slope (≤ 6).
 ///

@@ -15,7 +15,7 @@ use crate::common::{
 use noisefield::{Error, Perlin};
 use proptest::prelude::*;
 
-/// Documented bounds of |noiseN| (see `tests/suite/semantics.rs`).
+/// Documented bounds of |noiseN| (see `suite/tests/semantics.rs`).
 const BOUNDS: [f32; 4] = [1.0, 1.0, 1.04, 1.5366];
 
 /// 2^63: from here on `as i64` saturates.

@@ -1297,7 +1297,7 @@ fn try_setters_refuse_bad_parameters_at_construction() {
 /// `with_level`: every available level is accepted and reported, and the
 /// source's level is set with it; a level this CPU lacks is
 /// `Error::Unsupported`. (This machine may support every level, so the
-/// refusal branch may not run here; `tests/suite/errors.rs` covers it for `Perlin`
+/// refusal branch may not run here; `suite/tests/errors.rs` covers it for `Perlin`
 /// the same way.)
 #[test]
 fn with_level_sets_the_fractal_and_its_source() {

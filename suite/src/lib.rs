@@ -1,0 +1,2 @@
+//! Empty: this package holds the integration tests of noisefield
+//! (`tests/`); see its Cargo.toml.

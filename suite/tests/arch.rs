@@ -1,0 +1,20 @@
+//! The cross-architecture subset of the integration tests: the modules that
+//! pin output bits (golden fingerprints), compare every level with scalar,
+//! check the full-coordinate hash and Ken's reference values, and the
+//! documented semantics. CI runs this binary under qemu on aarch64 (NEON
+//! against scalar, and the same golden constants as on x86_64); the whole
+//! suite (`tests/main.rs`, which has these same files) runs natively.
+//!
+//! It is its own target so the emulated build compiles only these modules:
+//! `cargo test` skips it (`test = false` in this package's Cargo.toml); run it with
+//! `cargo test --test arch`.
+
+// The suite's shared helpers: this subset uses only some of them.
+#[allow(dead_code)]
+mod common;
+
+mod golden;
+mod hash;
+mod levels;
+mod reference;
+mod semantics;
