@@ -405,23 +405,27 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     where
         Noise: Dims<D>;
 
-    /// One step of a batch call (`fillN`): the field at the points
-    /// `src[..][..LANES]`, stored into `dst[..LANES]`. A field may run its
-    /// step inlined here, reading and writing the memory part by part,
-    /// instead of calling a shared copy of [`Field::eval`].
+    /// The whole steps of a batch call (`fillN`): the field at the points
+    /// `inputs[..][i]`, stored into `out[i]`, `out.len()` a multiple of
+    /// `LANES` and each input as long. A field may run its step inlined in
+    /// the loop, reading and writing the memory part by part, instead of
+    /// calling a shared copy of [`Field::eval`] per step, and choose its
+    /// kind of step once for the loop.
     #[inline(always)]
-    fn fill_step<S: Simd, T: Input, const D: usize>(
+    fn fill_steps<S: Simd, T: Input, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
-        src: &[&[T]; D],
-        dst: &mut [f32],
+        inputs: &[&[T]; D],
+        out: &mut [f32],
         period_scale: u64,
     ) where
         Noise: Dims<D>,
     {
-        let c = T::load(s, src, 0, S::LANES);
-        s.store(self.eval(r, s, &c, period_scale), dst);
+        for (k, dst) in out.chunks_exact_mut(S::LANES).enumerate() {
+            let c = T::load(s, inputs, k * S::LANES, S::LANES);
+            s.store(self.eval(r, s, &c, period_scale), dst);
+        }
     }
 
     /// The level batch calls run at.
@@ -643,16 +647,34 @@ where
 
     #[inline(always)]
     fn run(self, s: S) {
-        let n = S::LANES;
-        for (k, dst) in self.out.chunks_exact_mut(n).enumerate() {
-            let mut src = self.inputs;
-            for (src, input) in src.iter_mut().zip(&self.inputs) {
-                *src = &input[k * n..k * n + n];
-            }
-            self.field
-                .fill_step(self.r, s, &src, dst, self.period_scale);
-        }
+        self.field
+            .fill_steps(self.r, s, &self.inputs, self.out, self.period_scale);
     }
+}
+
+/// Each of `inputs` cut to its first `len` values (a loop over the steps of
+/// `len` outputs then needs no bounds check per step).
+#[inline(always)]
+pub(crate) fn inputs_cut<'a, T, const D: usize>(inputs: &[&'a [T]; D], len: usize) -> [&'a [T]; D] {
+    let mut cut = *inputs;
+    for input in &mut cut {
+        *input = &input[..len];
+    }
+    cut
+}
+
+/// Step `k` (`n` values from `k·n`) of each of `inputs`.
+#[inline(always)]
+pub(crate) fn inputs_step<'a, T, const D: usize>(
+    inputs: &[&'a [T]; D],
+    k: usize,
+    n: usize,
+) -> [&'a [T]; D] {
+    let mut step = *inputs;
+    for input in &mut step {
+        *input = &input[k * n..k * n + n];
+    }
+    step
 }
 
 /// `out[i]`, `grad[a][i]` = the field and its derivatives at point `i`.
@@ -1187,17 +1209,17 @@ macro_rules! forward_field {
                 self.0.eval(r, s, c, period_scale)
             }
             #[inline(always)]
-            fn fill_step<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(
+            fn fill_steps<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
                 s: S,
-                src: &[&[T]; D],
-                dst: &mut [f32],
+                inputs: &[&[T]; D],
+                out: &mut [f32],
                 period_scale: u64,
             ) where
                 crate::kernel::Noise: crate::kernel::Dims<D>,
             {
-                self.0.fill_step(r, s, src, dst, period_scale)
+                self.0.fill_steps(r, s, inputs, out, period_scale)
             }
             crate::field::forward_settings!();
             fn plan<const D: usize>(

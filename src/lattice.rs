@@ -2,14 +2,14 @@
 //! a fade curve, optional periods, and a [`Kind`] of corner (gradients for
 //! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
-use crate::field::{Coords, Field, GradField, GridAxis, Input};
+use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs_step};
 use crate::kernel::{
     AxisSamples, CoordinateHash, Dims, FillGridRows, FillRowsByCells, Hashing, Kind, LatticeHash,
     MAX_COEFFICIENT_STEP, Noise, PartsInMemory, PartsInVectors, PermutationHash, RowAxis,
-    ValueKind, noise_parts,
+    ValueKind, noise_parts, remake_lanes_out_of_range,
 };
 use crate::perlin::SplitMix64;
-use crate::simd::{PermTable, Simd, StepJob, dispatch};
+use crate::simd::{MAX_LANES, PermTable, Simd, StepJob, dispatch};
 use crate::{Error, Fade, HashMode, Level};
 use std::any::TypeId;
 use std::fmt;
@@ -69,10 +69,10 @@ impl fmt::Debug for LatticeHashing {
 }
 
 /// What a lattice's kernels load once per call: the permutation in the
-/// backend's form, or the seed key on every lane.
+/// backend's form, or the seed key on every lane (and alone).
 pub enum LatticeReady<'a, S: Simd> {
     Table(S::Perm<'a>),
-    Coordinates(S::UP),
+    Coordinates(S::UP, u32),
 }
 
 impl<S: Simd> Clone for LatticeReady<'_, S> {
@@ -238,7 +238,9 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
         match &self.hashing {
             LatticeHashing::Permutation(t) => LatticeReady::Table(s.perm_table(t)),
-            LatticeHashing::Coordinates { key, .. } => LatticeReady::Coordinates(s.splat_u32(*key)),
+            LatticeHashing::Coordinates { key, .. } => {
+                LatticeReady::Coordinates(s.splat_u32(*key), *key)
+            }
         }
     }
 
@@ -262,43 +264,60 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     }
 
     #[inline(always)]
-    fn fill_step<S: Simd, T: Input, const D: usize>(
+    fn fill_steps<S: Simd, T: Input, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
         s: S,
-        src: &[&[T]; D],
-        dst: &mut [f32],
+        inputs: &[&[T]; D],
+        out: &mut [f32],
         period_scale: u64,
     ) where
         Noise: Dims<D>,
     {
-        // The default lattice's step inlined here, in the loop of the
-        // batch (its call and the step's values passed through memory cost
-        // about 2 instructions per point); at `f32` points without a period
-        // it reads each part's coordinates from `src` and stores its result
-        // into `dst` where they are used. Others call the shared step.
-        // (One arm per kind of step, each compiled only where it can run:
-        // `f32_slices` is a constant of `T`.)
+        // The kind of step chosen once, each with its own loop. The default
+        // lattice's step is inlined in its loop (its call and the step's
+        // values passed through memory cost about 2 instructions per
+        // point); at `f32` points without a period it reads each part's
+        // coordinates from the inputs and stores its result into `out`
+        // where they are used, and the cells' range is checked once for
+        // the whole loop. Others call the shared step. (Each arm is compiled
+        // only where it can run: `f32_slices` is a constant of `T`.)
+        let n = S::LANES;
+        let inputs = inputs_cut(inputs, out.len());
         match (r, self.curve) {
-            (LatticeReady::Coordinates(key), Fade::Quintic) => {
-                match (self.scaled_periods(period_scale), T::f32_slices(src)) {
-                    (None, Some(src)) => {
-                        noise_parts::<S, K, _, D>(s, key, &mut PartsInMemory { src, dst });
+            (LatticeReady::Coordinates(lanes, key), Fade::Quintic) => {
+                match (self.scaled_periods(period_scale), T::f32_slices(&inputs)) {
+                    (None, Some(inputs)) => {
+                        let mut check = s.cells_check();
+                        for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+                            let src = inputs_step(&inputs, k, n);
+                            let io = &mut PartsInMemory { src, dst };
+                            noise_parts::<S, K, _, D>(s, lanes, &mut check, io);
+                        }
+                        if !s.cells_checked(check) {
+                            remake_lanes_out_of_range::<K, D>(*key, &inputs, out);
+                        }
                     }
                     (None, None) => {
-                        let c = T::load(s, src, 0, S::LANES);
-                        s.store(quintic_plain::<K, S, _, D>(key, s, &c), dst);
+                        for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+                            let c = T::load(s, &inputs, k * n, n);
+                            s.store(quintic_plain::<K, S, _, D>(lanes, *key, s, &c), dst);
+                        }
                     }
                     (Some(p), _) => {
-                        let c = T::load(s, src, 0, S::LANES);
-                        s.store(quintic_periodic::<K, S, _, D>(key, s, &c, &p), dst);
+                        for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+                            let c = T::load(s, &inputs, k * n, n);
+                            s.store(quintic_periodic::<K, S, _, D>(lanes, s, &c, &p), dst);
+                        }
                     }
                 }
             }
-            _ => s.store(
-                self.eval(r, s, &T::load(s, src, 0, S::LANES), period_scale),
-                dst,
-            ),
+            _ => {
+                for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+                    let c = T::load(s, &inputs, k * n, n);
+                    s.store(self.eval(r, s, &c, period_scale), dst);
+                }
+            }
         }
     }
 
@@ -441,9 +460,16 @@ where
                 let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
                 Noise::eval::<S, K, PermutationHash, false, false>(s, p, &axes)
             }
-            LatticeReady::Coordinates(key) => {
+            LatticeReady::Coordinates(key, key_alone) => {
                 if lattice.curve == Fade::Quintic {
-                    return quintic_coordinates::<K, S, C, D>(lattice, key, s, c, period_scale);
+                    return quintic_coordinates::<K, S, C, D>(
+                        lattice,
+                        key,
+                        *key_alone,
+                        s,
+                        c,
+                        period_scale,
+                    );
                 }
                 type H = CoordinateHash;
                 let axes = stage1_axes::<K, H, S, C, D>(lattice, s, c, period_scale);
@@ -460,6 +486,7 @@ where
 fn quintic_coordinates<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     lattice: &Lattice<K>,
     key: &S::UP,
+    key_alone: u32,
     s: S,
     c: &C,
     period_scale: u64,
@@ -474,7 +501,7 @@ where
         Some(_) => lattice.scaled_periods(period_scale),
     };
     match periods {
-        None => quintic_plain::<K, S, C, D>(key, s, c),
+        None => quintic_plain::<K, S, C, D>(key, key_alone, s, c),
         Some(p) => quintic_periodic::<K, S, C, D>(key, s, c, &p),
     }
 }
@@ -483,6 +510,7 @@ where
 #[inline(always)]
 fn quintic_plain<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
+    key_alone: u32,
     s: S,
     c: &C,
 ) -> S::F
@@ -493,7 +521,22 @@ where
     match c.f32_vectors() {
         Some(c) => {
             let mut io = PartsInVectors { c, out: c[0] };
-            noise_parts::<S, K, _, D>(s, key, &mut io);
+            let mut check = s.cells_check();
+            noise_parts::<S, K, _, D>(s, key, &mut check, &mut io);
+            if !s.cells_checked(check) {
+                let mut lanes = [[0.0f32; MAX_LANES]; D];
+                for (lanes, &c) in lanes.iter_mut().zip(&c) {
+                    s.store(c, &mut lanes[..S::LANES]);
+                }
+                let mut inputs: [&[f32]; D] = [&[]; D];
+                for (input, lanes) in inputs.iter_mut().zip(&lanes) {
+                    *input = &lanes[..S::LANES];
+                }
+                let mut out = [0.0f32; MAX_LANES];
+                s.store(io.out, &mut out[..S::LANES]);
+                remake_lanes_out_of_range::<K, D>(key_alone, &inputs, &mut out[..S::LANES]);
+                io.out = s.load(&out[..S::LANES]);
+            }
             io.out
         }
         None => {
@@ -542,7 +585,7 @@ where
                 let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
                 Noise::eval_grad::<S, K, PermutationHash>(s, p, lattice.curve, &axes)
             }
-            LatticeReady::Coordinates(key) => {
+            LatticeReady::Coordinates(key, _) => {
                 let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
                 Noise::eval_grad::<S, K, CoordinateHash>(s, key, lattice.curve, &axes)
             }

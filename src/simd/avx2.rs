@@ -428,6 +428,39 @@ impl Simd for Avx2 {
         }
     }
     #[inline(always)]
+    fn cells32_parts_checked<const D: usize>(
+        self,
+        floored: &[F32x8; D],
+        check: &mut U32x8,
+    ) -> [U32x8; D] {
+        let mut cells = [*check; D];
+        for (cell, f) in cells.iter_mut().zip(floored) {
+            // SAFETY: the token proves AVX2. cvttps2dq gives 0x8000_0000,
+            // the least i32, for every lane out of range; the signed min
+            // keeps it in `check`.
+            unsafe {
+                let c = _mm256_cvttps_epi32(f.0);
+                check.0 = _mm256_min_epi32(check.0, c);
+                *cell = U32x8(c);
+            }
+        }
+        cells
+    }
+    #[inline(always)]
+    fn cells_check(self) -> U32x8 {
+        // SAFETY: the token proves AVX2.
+        U32x8(unsafe { _mm256_set1_epi32(i32::MAX) })
+    }
+    #[inline(always)]
+    fn cells_checked(self, check: U32x8) -> bool {
+        // SAFETY: the token proves AVX2. A lane at the least i32 may be out
+        // of range (or exactly −2³¹, which `cells32` flags too).
+        unsafe {
+            let bad = _mm256_cmpeq_epi32(check.0, _mm256_set1_epi32(i32::MIN));
+            _mm256_testz_si256(bad, bad) == 1
+        }
+    }
+    #[inline(always)]
     fn load_u32(self, src: &[u32]) -> U32x32 {
         let src = &src[..32];
         // SAFETY: the token proves AVX2; `src` has 32 lanes (sliced above).

@@ -349,6 +349,36 @@ impl Simd for Avx512 {
         }
     }
     #[inline(always)]
+    fn cells32_parts_checked<const D: usize>(
+        self,
+        floored: &[F32x16; D],
+        check: &mut U32x16,
+    ) -> [U32x16; D] {
+        let mut cells = [*check; D];
+        for (cell, f) in cells.iter_mut().zip(floored) {
+            // SAFETY: the token proves AVX-512F. cvttps2dq gives 0x8000_0000,
+            // the least i32, for every lane out of range; the signed min
+            // keeps it in `check`.
+            unsafe {
+                let c = _mm512_cvttps_epi32(f.0);
+                check.0 = _mm512_min_epi32(check.0, c);
+                *cell = U32x16(c);
+            }
+        }
+        cells
+    }
+    #[inline(always)]
+    fn cells_check(self) -> U32x16 {
+        // SAFETY: the token proves AVX-512F.
+        U32x16(unsafe { _mm512_set1_epi32(i32::MAX) })
+    }
+    #[inline(always)]
+    fn cells_checked(self, check: U32x16) -> bool {
+        // SAFETY: the token proves AVX-512F. A lane at the least i32 may be
+        // out of range (or exactly −2³¹, which `cells32` flags too).
+        unsafe { _mm512_cmpeq_epi32_mask(check.0, _mm512_set1_epi32(i32::MIN)) == 0 }
+    }
+    #[inline(always)]
     fn load_u32(self, src: &[u32]) -> U32x64 {
         let src = &src[..64];
         // SAFETY: the token proves AVX-512F; `src` has 64 lanes (sliced above).

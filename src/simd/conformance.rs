@@ -327,6 +327,36 @@ fn observe<S: Simd>(s: S) -> Observed {
             let cells = |k: usize| pair(k).map_or(s.splat_u32(0), |c| c[axis]);
             o.put(name, u32_parts_bits(s, cells));
         }
+        // `cells32_parts_checked` of the same pairs: each part's verdict
+        // alone, the verdict of the whole step folded into one check (on
+        // every lane), and the cells of `a` and of `b` (defined in every
+        // lane whose pair is in range).
+        let checked = |k: usize, check: &mut S::UP| {
+            s.cells32_parts_checked(&[s.part(floored, k), s.part(floored_b, k)], check)
+        };
+        o.put(
+            "cells32_parts_checked exact",
+            parts_bits(s, |k| {
+                let mut check = s.cells_check();
+                checked(k, &mut check);
+                <S::P as Lanes<S>>::splat(s, if s.cells_checked(check) { 1.0 } else { 0.0 })
+            }),
+        );
+        let mut check = s.cells_check();
+        for k in 0..S::PARTS {
+            checked(k, &mut check);
+        }
+        o.put(
+            "cells32_parts_checked step",
+            vec![u32::from(s.cells_checked(check)); n],
+        );
+        for (name, axis) in [
+            ("cells32_parts_checked a", 0),
+            ("cells32_parts_checked b", 1),
+        ] {
+            let cells = |k: usize| checked(k, &mut s.cells_check())[axis];
+            o.put(name, u32_parts_bits(s, cells));
+        }
     }
     let mut streamed = vec![0.0f32; fl.len() + 16];
     for offset in [0, 1] {
@@ -437,6 +467,11 @@ fn required_but_missing() -> Vec<String> {
         .collect()
 }
 
+/// The scalar observations of operation `name`.
+fn scalar_flags<'a>(reference: &'a Observed, name: &str) -> &'a [u32] {
+    &reference.ops.iter().find(|(n, _)| *n == name).unwrap().1
+}
+
 #[test]
 fn every_operation_of_every_level_matches_scalar() {
     let missing = required_but_missing();
@@ -467,7 +502,7 @@ fn every_operation_of_every_level_matches_scalar() {
                 }
                 // One flag per part: set exactly when the scalar flags of
                 // all the part's lanes are (1.0 or 0.0 on every lane).
-                "cells32_parts exact" => {
+                "cells32_parts exact" | "cells32_parts_checked exact" => {
                     let one = 1.0f32.to_bits();
                     for (i, chunk) in want.chunks(got.part_lanes).enumerate() {
                         let all = if chunk.iter().all(|&f| f == one) {
@@ -480,6 +515,28 @@ fn every_operation_of_every_level_matches_scalar() {
                             .enumerate()
                         {
                             assert_eq!(b, all, "{level} cells32_parts flag, part {i}, lane {j}");
+                        }
+                    }
+                }
+                // The step's verdict: set exactly when the scalar flags of
+                // all its lanes' pairs are.
+                "cells32_parts_checked step" => {
+                    let one = 1.0f32.to_bits();
+                    let pairs = scalar_flags(&reference, "cells32_parts exact");
+                    for (i, chunk) in pairs.chunks(got.lanes).enumerate() {
+                        let all = u32::from(chunk.iter().all(|&f| f == one));
+                        for (j, &b) in bits[i * got.lanes..][..got.lanes].iter().enumerate() {
+                            assert_eq!(b, all, "{level} {name}, step {i}, lane {j}");
+                        }
+                    }
+                }
+                // Checked cells are defined in every lane whose pair is in
+                // range (the scalar flag of that lane alone).
+                "cells32_parts_checked a" | "cells32_parts_checked b" => {
+                    let pairs = scalar_flags(&reference, "cells32_parts exact");
+                    for (i, (w, g)) in want.iter().zip(bits).enumerate() {
+                        if pairs[i] == 1.0f32.to_bits() {
+                            assert_eq!(w, g, "{level} {name}, lane {i}");
                         }
                     }
                 }

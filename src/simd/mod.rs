@@ -219,6 +219,22 @@ pub trait Simd: Copy {
         }
         exact.then_some(cells)
     }
+    /// [`Simd::cells32_parts`] without its branch, for a step made part by
+    /// part: the cells of `D` floored parts by conversion, right in every
+    /// lane with |v| < 2³¹ and unspecified in the others, which it records
+    /// in `check` (made by [`Simd::cells_check`], folded over any number of
+    /// parts) for [`Simd::cells_checked`].
+    fn cells32_parts_checked<const D: usize>(
+        self,
+        floored: &[Self::P; D],
+        check: &mut Self::UP,
+    ) -> [Self::UP; D];
+    /// A check no lane has failed yet (what its lanes hold is the backend's
+    /// business).
+    fn cells_check(self) -> Self::UP;
+    /// Whether every lane folded into `check` had |v| < 2³¹: exactly when
+    /// [`Simd::cells32_parts`] would have said so of each part.
+    fn cells_checked(self, check: Self::UP) -> bool;
     /// `src[..LANES]` as cells; panics if `src` is shorter.
     fn load_u32(self, src: &[u32]) -> Self::U;
     /// Wrapping `v + 1` on every lane of a step.

@@ -354,6 +354,33 @@ impl Simd for Neon {
         }
     }
     #[inline(always)]
+    fn cells32_parts_checked<const D: usize>(
+        self,
+        floored: &[F32x4; D],
+        check: &mut U32x4,
+    ) -> [U32x4; D] {
+        let mut cells = [*check; D];
+        for (cell, f) in cells.iter_mut().zip(floored) {
+            // SAFETY: the token proves NEON. fcvtzs is exact for |v| < 2³¹;
+            // the range mask clears the other lanes of `check`.
+            unsafe {
+                *cell = U32x4(vreinterpretq_u32_s32(vcvtq_s32_f32(f.0)));
+                check.0 = vandq_u32(check.0, self.in_i32_range(f.0));
+            }
+        }
+        cells
+    }
+    #[inline(always)]
+    fn cells_check(self) -> U32x4 {
+        // SAFETY: the token proves NEON.
+        U32x4(unsafe { vdupq_n_u32(u32::MAX) })
+    }
+    #[inline(always)]
+    fn cells_checked(self, check: U32x4) -> bool {
+        // SAFETY: the token proves NEON.
+        unsafe { vminvq_u32(check.0) == u32::MAX }
+    }
+    #[inline(always)]
     fn load_u32(self, src: &[u32]) -> U32x16 {
         let src = &src[..16];
         // SAFETY: the token proves NEON; `src` has 16 lanes (sliced above).

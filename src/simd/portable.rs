@@ -127,6 +127,30 @@ impl Simd for Portable {
         (u32x8::new(cells), exact)
     }
     #[inline(always)]
+    fn cells32_parts_checked<const D: usize>(
+        self,
+        floored: &[f32x8; D],
+        check: &mut u32x8,
+    ) -> [u32x8; D] {
+        let mut cells = [u32x8::splat(0); D];
+        for (cell, &f) in cells.iter_mut().zip(floored) {
+            let (c, exact) = self.cells32(f);
+            *cell = c;
+            if !exact {
+                *check = u32x8::splat(0);
+            }
+        }
+        cells
+    }
+    #[inline(always)]
+    fn cells_check(self) -> u32x8 {
+        u32x8::splat(1)
+    }
+    #[inline(always)]
+    fn cells_checked(self, check: u32x8) -> bool {
+        check.to_array().iter().all(|&c| c == 1)
+    }
+    #[inline(always)]
     fn load_u32(self, src: &[u32]) -> u32x8 {
         let a: [u32; 8] = src[..8].try_into().unwrap();
         u32x8::new(a)

@@ -103,6 +103,28 @@ impl Simd for Scalar {
         }
     }
     #[inline(always)]
+    fn cells32_parts_checked<const D: usize>(
+        self,
+        floored: &[f32; D],
+        check: &mut u32,
+    ) -> [u32; D] {
+        let mut cells = [0; D];
+        for (cell, &f) in cells.iter_mut().zip(floored) {
+            let (c, exact) = self.cells32(f);
+            *cell = c;
+            *check &= u32::from(exact);
+        }
+        cells
+    }
+    #[inline(always)]
+    fn cells_check(self) -> u32 {
+        1
+    }
+    #[inline(always)]
+    fn cells_checked(self, check: u32) -> bool {
+        check == 1
+    }
+    #[inline(always)]
     fn load_u32(self, src: &[u32]) -> u32 {
         src[0]
     }
