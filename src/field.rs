@@ -653,7 +653,7 @@ where
 }
 
 /// Each of `inputs` cut to its first `len` values (a loop over the steps of
-/// `len` outputs then needs no bounds check per step).
+/// `len` outputs then checks one bound per step, not one per input).
 #[inline(always)]
 pub(crate) fn inputs_cut<'a, T, const D: usize>(inputs: &[&'a [T]; D], len: usize) -> [&'a [T]; D] {
     let mut cut = *inputs;
