@@ -5,8 +5,8 @@
 use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs_step};
 use crate::kernel::{
     AxisSamples, CoordinateHash, Dims, FillGridRows, FillRowsByCells, Hashing, Kind, LatticeHash,
-    MAX_COEFFICIENT_STEP, Noise, PartsInMemory, PartsInVectors, PermutationHash, RowAxis,
-    ValueKind, noise_parts, remake_lanes_out_of_range,
+    MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors, PeriodicCells,
+    PermutationHash, RowAxis, ValueKind, noise_parts, remake_lanes_out_of_range,
 };
 use crate::perlin::SplitMix64;
 use crate::simd::{MAX_LANES, PermTable, Simd, StepJob, dispatch};
@@ -292,22 +292,41 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                         for (k, dst) in out.chunks_exact_mut(n).enumerate() {
                             let src = inputs_step(&inputs, k, n);
                             let io = &mut PartsInMemory { src, dst };
-                            noise_parts::<S, K, _, D>(s, lanes, &mut check, io);
+                            noise_parts::<S, K, _, _, D>(s, lanes, &NaturalCells, &mut check, io);
                         }
                         if !s.cells_checked(check) {
                             remake_lanes_out_of_range::<K, D>(*key, &inputs, out);
                         }
                     }
+                    (Some(p), f32_inputs) => match (f32_inputs, PeriodicCells::new(s, &p)) {
+                        (Some(f32_inputs), Some(cells)) => {
+                            // A step with a lane the parts cannot reduce
+                            // (far from the origin, NaN, ±inf) is made
+                            // again whole.
+                            for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+                                let src = inputs_step(&f32_inputs, k, n);
+                                let mut check = s.cells_check();
+                                let io = &mut PartsInMemory { src, dst };
+                                noise_parts::<S, K, _, _, D>(s, lanes, &cells, &mut check, io);
+                                if !s.cells_checked(check) {
+                                    let c = T::load(s, &inputs, k * n, n);
+                                    let v = periodic_by_axes::<K, S, _, D>(lanes, s, &c, &p);
+                                    s.store(v, dst);
+                                }
+                            }
+                        }
+                        _ => {
+                            for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+                                let c = T::load(s, &inputs, k * n, n);
+                                let v = periodic_by_axes::<K, S, _, D>(lanes, s, &c, &p);
+                                s.store(v, dst);
+                            }
+                        }
+                    },
                     (None, None) => {
                         for (k, dst) in out.chunks_exact_mut(n).enumerate() {
                             let c = T::load(s, &inputs, k * n, n);
                             s.store(quintic_plain::<K, S, _, D>(lanes, *key, s, &c), dst);
-                        }
-                    }
-                    (Some(p), _) => {
-                        for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                            let c = T::load(s, &inputs, k * n, n);
-                            s.store(quintic_periodic::<K, S, _, D>(lanes, s, &c, &p), dst);
                         }
                     }
                 }
@@ -522,7 +541,7 @@ where
         Some(c) => {
             let mut io = PartsInVectors { c, out: c[0] };
             let mut check = s.cells_check();
-            noise_parts::<S, K, _, D>(s, key, &mut check, &mut io);
+            noise_parts::<S, K, _, _, D>(s, key, &NaturalCells, &mut check, &mut io);
             if !s.cells_checked(check) {
                 let mut lanes = [[0.0f32; MAX_LANES]; D];
                 for (lanes, &c) in lanes.iter_mut().zip(&c) {
@@ -546,9 +565,33 @@ where
     }
 }
 
-/// [`quintic_coordinates`] with the (scaled) periods `p`.
+/// [`quintic_coordinates`] with the (scaled) periods `p`: part by part
+/// where it can ([`PeriodicCells`]), else by [`periodic_by_axes`].
 #[inline(always)]
 fn quintic_periodic<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+    key: &S::UP,
+    s: S,
+    c: &C,
+    p: &[u64; 4],
+) -> S::F
+where
+    Noise: Dims<D>,
+{
+    if let (Some(v), Some(cells)) = (c.f32_vectors(), PeriodicCells::new(s, p)) {
+        let mut io = PartsInVectors { c: v, out: v[0] };
+        let mut check = s.cells_check();
+        noise_parts::<S, K, _, _, D>(s, key, &cells, &mut check, &mut io);
+        if s.cells_checked(check) {
+            return io.out;
+        }
+    }
+    periodic_by_axes::<K, S, C, D>(key, s, c, p)
+}
+
+/// [`quintic_periodic`] by whole-step stage 1 ([`Coords::axes`]): every
+/// period, every lane.
+#[inline(always)]
+fn periodic_by_axes<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
     c: &C,

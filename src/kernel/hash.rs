@@ -483,7 +483,7 @@ impl CoordinateHash {
     /// `(lower, upper)` cells: the combined keys of the lower axes' corners,
     /// extended axis by axis, then mixed.
     #[inline(always)]
-    fn corner_hashes<S: Simd, const D: usize>(
+    pub(crate) fn corner_hashes<S: Simd, const D: usize>(
         s: S,
         seed: &S::UP,
         cells: &[(S::UP, S::UP); D],
@@ -580,6 +580,117 @@ fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, 
         s.set_u32_part(&mut c1, k, next);
     });
     Some((c0, c1))
+}
+
+/// How [`super::noise_parts`] makes a part's cells from its floored
+/// coordinates, and its corners' hashes from the cells: with the lattice's
+/// natural period ([`NaturalCells`]) or with a period per axis
+/// ([`PeriodicCells`]).
+pub(crate) trait PartCells<S: Simd, const D: usize> {
+    /// A part's cells on every axis, as the hashes need them.
+    type Cells: Copy;
+    /// The cells of `D` floored parts, right in every lane this form can
+    /// make exactly; the others are recorded in `check` (see
+    /// [`Simd::cells32_parts_checked`]).
+    fn cells(&self, s: S, floored: &[S::P; D], check: &mut S::UP) -> Self::Cells;
+    /// The hashes of the part's corners (as [`CoordinateHash::part_hashes`]).
+    fn hashes(&self, s: S, key: &S::UP, cells: &Self::Cells) -> [S::UP; 16];
+}
+
+/// Cells with the natural period 2³²: each axis's lower cell by conversion
+/// (right while |floor| < 2³¹), the upper one made with the hashes.
+pub(crate) struct NaturalCells;
+
+impl<S: Simd, const D: usize> PartCells<S, D> for NaturalCells {
+    type Cells = [S::UP; D];
+
+    #[inline(always)]
+    fn cells(&self, s: S, floored: &[S::P; D], check: &mut S::UP) -> [S::UP; D] {
+        s.cells32_parts_checked(floored, check)
+    }
+
+    #[inline(always)]
+    fn hashes(&self, s: S, key: &S::UP, cells: &[S::UP; D]) -> [S::UP; 16] {
+        CoordinateHash::hashes_of_cells::<S, D>(s, key, cells)
+    }
+}
+
+/// Cells reduced by a period per axis, part by part: the exact case of
+/// [`periodic_cells32`] (the same operations, so the same bits), right in
+/// the lanes of a periodic axis with |floor| < 2²¹ and of an unperiodic
+/// one with |floor| < 2³¹. Others are recorded in the check (the caller
+/// then makes the step by [`periodic_cells32`]'s whole-step path).
+///
+/// An unperiodic axis runs the same operations with quotient 0 and period
+/// 0 (2³² wrapped): `1/period` is 0, so the cell is the floor's and the
+/// upper cell its wrapping successor, as [`CoordinateHash::cells`] makes.
+pub(crate) struct PeriodicCells<S: Simd, const D: usize> {
+    /// 2¹⁰ on a periodic axis (|floor · 2¹⁰| < 2³¹ exactly when
+    /// |floor| < 2²¹), 1 on another.
+    range_scale: [S::P; D],
+    /// `1/period` in `f32` (0 on an unperiodic axis).
+    reciprocal: [S::P; D],
+    /// `−period` mod 2³² (0 on an unperiodic axis).
+    minus_period: [S::UP; D],
+}
+
+impl<S: Simd, const D: usize> PeriodicCells<S, D> {
+    /// The reductions for `periods` (cells per axis, [`CoordinateHash::NATURAL_PERIOD`]
+    /// on an unperiodic axis), or `None` if an axis's period is over
+    /// [`VECTOR_PERIOD_MAX`] (and not natural).
+    #[inline(always)]
+    pub(crate) fn new(s: S, periods: &[u64; 4]) -> Option<PeriodicCells<S, D>> {
+        let mut cells = PeriodicCells {
+            range_scale: [splat_part(s, 1.0); D],
+            reciprocal: [splat_part(s, 0.0); D],
+            minus_period: [s.splat_u32(0); D],
+        };
+        for (a, &period) in periods.iter().take(D).enumerate() {
+            if period == CoordinateHash::NATURAL_PERIOD {
+                continue;
+            }
+            if period > VECTOR_PERIOD_MAX {
+                return None;
+            }
+            cells.range_scale[a] = splat_part(s, 1024.0);
+            cells.reciprocal[a] = splat_part(s, (1.0 / period as f64) as f32);
+            cells.minus_period[a] = s.splat_u32((period as u32).wrapping_neg());
+        }
+        Some(cells)
+    }
+}
+
+impl<S: Simd, const D: usize> PartCells<S, D> for PeriodicCells<S, D> {
+    type Cells = [(S::UP, S::UP); D];
+
+    #[inline(always)]
+    fn cells(&self, s: S, floored: &[S::P; D], check: &mut S::UP) -> [(S::UP, S::UP); D] {
+        // Conversions whose range `check` need not record (the scaled
+        // floors' conversion records it for them).
+        let mut unrecorded = s.cells_check();
+        let cells = s.cells32_parts_checked(floored, &mut unrecorded);
+        let mut scaled = *floored;
+        let mut quotients = *floored;
+        for a in 0..D {
+            scaled[a] = floored[a] * self.range_scale[a];
+            quotients[a] = s.floor_part((floored[a] + splat_part(s, 0.5)) * self.reciprocal[a]);
+        }
+        s.cells32_parts_checked(&scaled, check);
+        let quotients = s.cells32_parts_checked(&quotients, &mut unrecorded);
+        let mut out = [(cells[0], cells[0]); D];
+        for a in 0..D {
+            let minus = self.minus_period[a];
+            let r = s.add_u32(cells[a], s.mul_u32(quotients[a], minus));
+            let next = s.add_u32(r, s.splat_u32(1));
+            out[a] = (r, s.min_u32(next, s.add_u32(next, minus)));
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn hashes(&self, s: S, key: &S::UP, cells: &[(S::UP, S::UP); D]) -> [S::UP; 16] {
+        CoordinateHash::corner_hashes::<S, D>(s, key, cells)
+    }
 }
 
 /// The cell `floor mod 2³²` of every lane of an already floored step, lane
@@ -773,13 +884,29 @@ mod tests {
                 let v = (random() % (2 * magnitude)) as f64 - magnitude as f64;
                 values.push((v as f32).floor());
             }
+            // The part-by-part form: axis 0 with the period, axis 1
+            // unperiodic.
+            let natural = CoordinateHash::NATURAL_PERIOD;
+            let parts = PeriodicCells::<Scalar, 2>::new(s, &[period, natural, 0, 0]).unwrap();
             for v in values {
                 let v = v.floor();
+                let mut check = s.cells_check();
+                let [(p0, p1), (n0, n1)] = parts.cells(s, &[v, v], &mut check);
+                assert_eq!(
+                    s.cells_checked(check),
+                    v.abs() < 2_097_152.0,
+                    "{v} mod {period}"
+                );
                 match periodic_cells32(s, v, period) {
                     Some((c0, c1)) => {
                         let want = super::super::lattice_mod(f64::from(v), period);
                         assert_eq!(u64::from(c0), want, "{v} mod {period}");
                         assert_eq!(u64::from(c1), (want + 1) % period, "{v} mod {period}");
+                        if s.cells_checked(check) {
+                            assert_eq!((p0, p1), (c0, c1), "{v} mod {period} by parts");
+                            let cell = v as i32 as u32;
+                            assert_eq!((n0, n1), (cell, cell.wrapping_add(1)), "{v} unperiodic");
+                        }
                         given += 1;
                     }
                     None => {
@@ -793,6 +920,40 @@ mod tests {
         assert!(periodic_cells32(s, f32::NAN, 3).is_none());
         assert!(periodic_cells32(s, f32::INFINITY, 3).is_none());
         assert!(periodic_cells32(s, 5.0, (1 << 24) + 1).is_none());
+        assert!(PeriodicCells::<Scalar, 1>::new(s, &[(1 << 24) + 1, 3, 3, 3]).is_none());
+        // Past the period's limit on an axis a step has not: still reduced.
+        assert!(PeriodicCells::<Scalar, 1>::new(s, &[3, (1 << 24) + 1, 0, 0]).is_some());
+        // An unperiodic axis is reduced within 2³¹, NaN and ±inf nowhere.
+        let natural = [CoordinateHash::NATURAL_PERIOD; 4];
+        let parts = PeriodicCells::<Scalar, 1>::new(s, &natural).unwrap();
+        for (v, ok) in [
+            (-2_147_483_648.0f32, false),
+            (-2_147_483_520.0, true),
+            (2_147_483_520.0, true),
+            (2_147_483_648.0, false),
+            (f32::NAN, false),
+            (f32::NEG_INFINITY, false),
+        ] {
+            let mut check = s.cells_check();
+            let [(c0, c1)] = parts.cells(s, &[v], &mut check);
+            assert_eq!(s.cells_checked(check), ok, "{v}");
+            if ok {
+                assert_eq!(
+                    (c0, c1),
+                    (v as i32 as u32, (v as i32 as u32).wrapping_add(1))
+                );
+            }
+        }
+        for (v, ok) in [
+            (-2_097_152.0f32, false),
+            (-2_097_151.0, true),
+            (2_097_151.0, true),
+        ] {
+            let parts = PeriodicCells::<Scalar, 1>::new(s, &[7, 0, 0, 0]).unwrap();
+            let mut check = s.cells_check();
+            parts.cells(s, &[v], &mut check);
+            assert_eq!(s.cells_checked(check), ok, "{v} mod 7");
+        }
     }
 
     /// A shift by 2³¹ cells on several axes at once does not cancel in the

@@ -43,7 +43,9 @@ use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, PermTable, Simd};
 use std::ops::{Add, Mul, Sub};
 
-pub(crate) use hash::{CoordinateHash, LatticeHash, PermutationHash};
+pub(crate) use hash::{
+    CoordinateHash, LatticeHash, NaturalCells, PartCells, PeriodicCells, PermutationHash,
+};
 
 /// Runs `$body` once per part with `$k` a constant (0, or 0..4): a `for`
 /// loop over `S::PARTS` is not reliably unrolled, and a variable `k` turns
@@ -427,24 +429,27 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 }
 
 /// Stages 1 and 2 part by part, for the default lattice (full-coordinate
-/// hash `lanes`, the seed key on every lane; quintic fade, no period) at
-/// `f32` coordinates: each part's floor, cells, offsets, fades and hashes
-/// are made where they are used, so nothing of the step but the
-/// coordinates and the result goes through memory (stage 1 for the whole
-/// step first kept about 40 values of 3D noise alive across it). The same
-/// operations on the same lanes as [`axis`] then [`Dims::eval`] with
-/// `FRESH` and `NEXT`, so the same bits.
+/// hash `lanes`, the seed key on every lane; quintic fade) at `f32`
+/// coordinates, its cells made by `cells_of` (without a period or with
+/// one): each part's floor, cells, offsets, fades and hashes are made where
+/// they are used, so nothing of the step but the coordinates and the
+/// result goes through memory (stage 1 for the whole step first kept about
+/// 40 values of 3D noise alive across it). The same operations on the same
+/// lanes as [`axis`] (or `field::periodic_axis`) then [`Dims::eval`] with
+/// `FRESH`, so the same bits.
 ///
-/// Cells are made by conversion and folded into `check` (made by
-/// [`Simd::cells_check`], over any number of steps): while
+/// The lanes whose cells `cells_of` cannot make are folded into `check`
+/// (made by [`Simd::cells_check`], over any number of steps): while
 /// [`Simd::cells_checked`] holds, every coordinate was finite and so is
 /// every result (no NaN to make canonical). Otherwise the caller remakes
-/// the lanes out of range with [`remake_lanes_out_of_range`].
+/// those lanes or steps another way ([`remake_lanes_out_of_range`] without
+/// a period).
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(unused_assignments)] // the last part's `next` is made by no part
-pub(crate) fn noise_parts<S: Simd, K: Kind, IO: PartsIo<S, D>, const D: usize>(
+pub(crate) fn noise_parts<S: Simd, K: Kind, C: PartCells<S, D>, IO: PartsIo<S, D>, const D: usize>(
     s: S,
     lanes: &S::UP,
+    cells_of: &C,
     check: &mut S::UP,
     io: &mut IO,
 ) where
@@ -455,30 +460,32 @@ pub(crate) fn noise_parts<S: Simd, K: Kind, IO: PartsIo<S, D>, const D: usize>(
     // part k's hashes and blend, so that the two overlap: 4–6% faster on a
     // Zen 3 than each part in turn (a part's chain of dependent operations
     // is about as long as the time it takes).
-    let mut next = stage1_part::<S, IO, D>(s, io, 0, check);
+    let mut next = stage1_part::<S, C, IO, D>(s, cells_of, io, 0, check);
     for_each_part!(S, |k| {
         let (offsets, cells) = next;
         if k + 1 < S::PARTS {
-            next = stage1_part::<S, IO, D>(s, io, k + 1, check);
+            next = stage1_part::<S, C, IO, D>(s, cells_of, io, k + 1, check);
         }
         let mut parts = [fresh_part(s, offsets[0]); D];
         for a in 1..D {
             parts[a] = fresh_part(s, offsets[a]);
         }
-        let g = H::hashes_of_cells::<S, D>(s, lanes, &cells);
+        let g = cells_of.hashes(s, lanes, &cells);
         io.put(s, k, Noise::blend::<S, K, H>(s, &g, &parts));
     });
 }
 
 /// Stage 1 of part `k` of a step for [`noise_parts`]: each axis's offset
-/// in its cell, and its lower cell (folded into `check`).
+/// in its cell, and its cells by `cells_of` (lanes it cannot make folded
+/// into `check`).
 #[inline(always)]
-fn stage1_part<S: Simd, IO: PartsIo<S, D>, const D: usize>(
+fn stage1_part<S: Simd, C: PartCells<S, D>, IO: PartsIo<S, D>, const D: usize>(
     s: S,
+    cells_of: &C,
     io: &IO,
     k: usize,
     check: &mut S::UP,
-) -> ([S::P; D], [S::UP; D]) {
+) -> ([S::P; D], C::Cells) {
     let mut offsets = [io.coordinate(s, 0, k); D];
     for (a, c) in offsets.iter_mut().enumerate().skip(1) {
         *c = io.coordinate(s, a, k);
@@ -487,7 +494,7 @@ fn stage1_part<S: Simd, IO: PartsIo<S, D>, const D: usize>(
     for f in &mut floors {
         *f = s.floor_part(*f);
     }
-    let cells = s.cells32_parts_checked(&floors, check);
+    let cells = cells_of.cells(s, &floors, check);
     for (c, f) in offsets.iter_mut().zip(&floors) {
         *c = *c - *f;
     }
