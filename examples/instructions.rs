@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Arguments: the job (`fill3`, `fill3-periodic`, `grid2`, `grid3`; six-octave
-//! fractals over the noise: `fbm3`, `ridged3`, `marble3`, `fbm-grid2`,
+//! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
 //! `ridged-grid2`; warped 6-octave fBm on a 256² grid: `warped-static`,
 //! `warped-recipe`, `warped-boxed`), the hash
 //! mode (`coordinates` or `permuted`), the level, and how many times to
@@ -69,11 +69,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             out.len()
         }
-        "fbm3" | "ridged3" | "marble3" => {
+        "fbm3" | "fbm3-periodic" | "ridged3" | "marble3" => {
             let mut out = vec![0.0f32; POINTS];
+            let periodic = perlin.clone().with_period([300, 300, 300, 300])?;
             for _ in 0..repeats {
                 match job.as_str() {
                     "fbm3" => Fbm::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
+                    "fbm3-periodic" => Fbm::new(periodic.clone()).fill3(xs, ys, zs, &mut out)?,
                     "ridged3" => Ridged::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
                     _ => Marble::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
                 }
