@@ -561,25 +561,38 @@ fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, 
         }
     }
     let p = period as u32;
-    let (plus, minus, one) = (
-        s.splat_u32(p),
-        s.splat_u32(p.wrapping_neg()),
-        s.splat_u32(1),
-    );
+    let (plus, minus) = (s.splat_u32(p), s.splat_u32(p.wrapping_neg()));
+    let fix_up = (!exact).then_some(plus);
     let (mut c0, mut c1) = (cells, cells);
     crate::kernel::for_each_part!(S, |k| {
-        let q_p = s.mul_u32(s.u32_part(quotients, k), minus);
-        let mut r = s.add_u32(s.u32_part(cells, k), q_p);
-        if !exact {
-            r = s.min_u32(r, s.add_u32(r, plus));
-            r = s.min_u32(r, s.add_u32(r, minus));
-        }
-        let next = s.add_u32(r, one);
-        let next = s.min_u32(next, s.add_u32(next, minus));
+        let (cell, quotient) = (s.u32_part(cells, k), s.u32_part(quotients, k));
+        let (r, next) = remainders(s, cell, quotient, minus, fix_up);
         s.set_u32_part(&mut c0, k, r);
         s.set_u32_part(&mut c1, k, next);
     });
     Some((c0, c1))
+}
+
+/// A part's cells `r = cell − quotient · period` and `(r + 1) mod period`
+/// in wrapping 32-bit lanes (`minus`: −period mod 2³²), for a quotient
+/// that is `floor(cell / period)`. With `fix_up` (the period itself), the
+/// quotient may be one off either way and `r` is brought into
+/// `[0, period)` first (see [`periodic_cells32`]).
+#[inline(always)]
+fn remainders<S: Simd>(
+    s: S,
+    cell: S::UP,
+    quotient: S::UP,
+    minus: S::UP,
+    fix_up: Option<S::UP>,
+) -> (S::UP, S::UP) {
+    let mut r = s.add_u32(cell, s.mul_u32(quotient, minus));
+    if let Some(plus) = fix_up {
+        r = s.min_u32(r, s.add_u32(r, plus));
+        r = s.min_u32(r, s.add_u32(r, minus));
+    }
+    let next = s.add_u32(r, s.splat_u32(1));
+    (r, s.min_u32(next, s.add_u32(next, minus)))
 }
 
 /// How [`super::noise_parts`] makes a part's cells from its floored
@@ -679,10 +692,7 @@ impl<S: Simd, const D: usize> PartCells<S, D> for PeriodicCells<S, D> {
         let quotients = s.cells32_parts_checked(&quotients, &mut unrecorded);
         let mut out = [(cells[0], cells[0]); D];
         for a in 0..D {
-            let minus = self.minus_period[a];
-            let r = s.add_u32(cells[a], s.mul_u32(quotients[a], minus));
-            let next = s.add_u32(r, s.splat_u32(1));
-            out[a] = (r, s.min_u32(next, s.add_u32(next, minus)));
+            out[a] = remainders(s, cells[a], quotients[a], self.minus_period[a], None);
         }
         out
     }
