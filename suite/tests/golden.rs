@@ -321,6 +321,34 @@ const DEFAULT_FBM: [(&str, u64); 9] = [
     ("fill3_grad", 0xbcdb61f703855e7f),
 ];
 
+/// `Fbm::new(Perlin::new(7).with_period([5, 300, 3, 256])).octaves(5)`,
+/// computed at commit 6a4cb63, before the fractals centred their
+/// coordinates in vectors.
+const DEFAULT_PERIODIC_FBM: [(&str, u64); 9] = [
+    ("points", 0x241b207b874d7177),
+    ("fill1", 0x10d85fcbcf0ac1c5),
+    ("fill2", 0xf8b9c54542671c57),
+    ("fill3", 0x8cef4badbf1bdb6b),
+    ("fill4", 0x517196fc5ed4a23f),
+    ("fill3_f64", 0x2d989d9e0516a0c9),
+    ("grid_fine", 0x2dd18a06614dfbd8),
+    ("grid_coarse", 0x366a148cbba7d4ef),
+    ("fill3_grad", 0x855af3ed71ae82cb),
+];
+/// `Fbm::new(Value::new(4).with_period([1, 3, 65536, 7])).octaves(4)
+/// .lacunarity(3.0)`, computed at commit 6a4cb63 (as above).
+const DEFAULT_PERIODIC_VALUE_FBM: [(&str, u64); 9] = [
+    ("points", 0xd033d856300f5f84),
+    ("fill1", 0xcfd82704596e95a0),
+    ("fill2", 0xbed90fea31859256),
+    ("fill3", 0x1144883768cd8024),
+    ("fill4", 0x1b1ba4447dc36483),
+    ("fill3_f64", 0x5e7972cd709e535f),
+    ("grid_fine", 0x4331338f5fa5b39c),
+    ("grid_coarse", 0xf2cdda81ecab6644),
+    ("fill3_grad", 0xfbcf01f038bcc43c),
+];
+
 #[test]
 fn the_default_mode_keeps_its_bits() {
     let perlin = |s| at_every_level(&Perlin::new(s), perlin_level);
@@ -337,6 +365,20 @@ fn the_default_mode_keeps_its_bits() {
     );
     let fbm = Fbm::new(Perlin::new(9)).octaves(5);
     check("fbm", &at_every_level(&fbm, fbm_level), &DEFAULT_FBM);
+    let periodic_fbm = Fbm::new(periodic).octaves(5);
+    check(
+        "periodic fbm",
+        &at_every_level(&periodic_fbm, fbm_level),
+        &DEFAULT_PERIODIC_FBM,
+    );
+    let periodic_value = Fbm::new(Value::new(4).with_period([1, 3, 65536, 7]).unwrap())
+        .octaves(4)
+        .lacunarity(3.0);
+    check(
+        "periodic value fbm",
+        &at_every_level(&periodic_value, |f, l| f.clone().with_level(l).unwrap()),
+        &DEFAULT_PERIODIC_VALUE_FBM,
+    );
 }
 
 /// The adversarial table (lattice integers, cell edges, 2²³, 2³¹, 2³²,
@@ -403,7 +445,7 @@ fn adversarial_at_every_level<S: Source>(src: &S, with_level: impl Fn(Level) -> 
 // the kernel of commit c79a5d0, before the NEON backend existed (the same
 // change fixed Portable's out-of-range cells off x86, which x86 already had
 // right); aarch64, at every level, must give them too.
-const ADVERSARIAL: [(&str, u64); 13] = [
+const ADVERSARIAL: [(&str, u64); 14] = [
     ("Perlin::new(3)", 0xeb5aa439d67f6d1c),
     ("Perlin::permuted(3)", 0x325094e11a17e2a8),
     ("Perlin::reference()", 0xf7d06521cddfabc7),
@@ -416,6 +458,7 @@ const ADVERSARIAL: [(&str, u64); 13] = [
     ("Turbulence", 0xc63d792fc909d548),
     ("Marble", 0xe9f24e31b601a8bf),
     ("Ridged over Value::permuted(6)", 0x044e742796f63d1a),
+    ("periodic Fbm", 0x99f7e58fa80daa63),
     ("Fbm gradients", 0x75fc0e544f07fa49),
 ];
 
@@ -462,6 +505,10 @@ fn every_source_keeps_its_bits_on_adversarial_inputs() {
     fractal!(
         "Ridged over Value::permuted(6)",
         Ridged::new(Value::permuted(6)).octaves(3)
+    );
+    fractal!(
+        "periodic Fbm",
+        Fbm::new(Perlin::new(2).with_period([7, 300, 65536, 3]).unwrap()).octaves(4)
     );
     // Derivatives on the adversarial table, every dimension's value and
     // partials in one fingerprint.
