@@ -21,7 +21,8 @@ use crate::error::check_lengths;
 use crate::fractal::Fractal;
 use crate::grid::Grid;
 use crate::kernel::{
-    Axis, Dims, LatticeHash, Noise, axis, centre_in_period, stage1, staged_axis, store_step,
+    Axis, Dims, LatticeHash, Noise, axis, centre_in_period, centre_step_in_period, stage1,
+    staged_axis, store_step,
 };
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd, StepJob, dispatch};
@@ -132,6 +133,26 @@ fn periodic_axis<S: Simd, H: LatticeHash>(
     staged_axis(s, &c0, &c1, &t0, curve, fresh)
 }
 
+/// [`centre_in_period`] of each lane in `f64`: the path of steps
+/// [`centre_step_in_period`] leaves (far lanes, NaN, ±inf, huge periods).
+#[inline(always)]
+fn centre_lanes_in_period<S: Simd>(s: S, c: S::F, period: u64) -> S::F {
+    /// Plain scalar code, kept out of line: it is the rare path.
+    #[cold]
+    #[inline(never)]
+    fn centre(lanes: &mut [f32], period: u64) {
+        for v in lanes {
+            // Exact below 2²⁴ (see `centre_in_period`); rounded the same
+            // way for every member of the class above.
+            *v = centre_in_period(f64::from(*v), period) as f32;
+        }
+    }
+    let mut lanes = [0.0f32; MAX_LANES];
+    s.store(c, &mut lanes[..S::LANES]);
+    centre(&mut lanes[..S::LANES], period);
+    s.load(&lanes[..S::LANES])
+}
+
 /// Coordinates as `f32` vectors: stage 1 in vector `f32` (periodic too,
 /// where the hash mode can).
 #[derive(Clone, Copy)]
@@ -171,14 +192,10 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         let mut c = self.0;
         for (c, period) in c.iter_mut().zip(periods) {
             if let Some(period) = *period {
-                let mut lanes = [0.0f32; MAX_LANES];
-                s.store(*c, &mut lanes[..S::LANES]);
-                for v in &mut lanes[..S::LANES] {
-                    // Exact below 2²⁴ (see `centre_in_period`); rounded the
-                    // same way for every member of the class above.
-                    *v = centre_in_period(f64::from(*v), period) as f32;
-                }
-                *c = s.load(&lanes[..S::LANES]);
+                *c = match centre_step_in_period(s, *c, period) {
+                    Some(centred) => centred,
+                    None => centre_lanes_in_period(s, *c, period),
+                };
             }
         }
         F32Coords(c)

@@ -45,6 +45,7 @@ use std::ops::{Add, Mul, Sub};
 
 pub(crate) use hash::{
     CoordinateHash, LatticeHash, NaturalCells, PartCells, PeriodicCells, PermutationHash,
+    VECTOR_PERIOD_MAX,
 };
 
 /// Runs `$body` once per part with `$k` a constant (0, or 0..4): a `for`
@@ -978,6 +979,50 @@ pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
     whole as f64 + fraction
 }
 
+/// [`centre_in_period`] of every lane of an `f32` step, in vectors: the
+/// same bits as `centre_in_period(f64::from(c), period) as f32`, for every
+/// lane with −2²¹ < floor(c) < 2²¹; `None` (the caller then centres lane by
+/// lane) if a lane is outside, NaN or ±inf, or the period is over
+/// [`VECTOR_PERIOD_MAX`].
+///
+/// Every operation is exact, so it gives the member itself, as
+/// `centre_in_period` does (both paths are exact, so they agree):
+/// - `whole = floor mod period` by the quotient of `periodic_cells32`
+///   (exact below 2²¹), `whole = floor − q·period` (integers below 2²⁴);
+/// - the member is `whole + (c − floor)` less the period when
+///   `whole + (c − floor) ≥ period/2`, that is when
+///   `2·whole + [c − floor ≥ ½] ≥ period` (both sides integers), with
+///   `[c − floor ≥ ½] = floor(2c) − 2·floor`;
+/// - the member is `c − shift` with `shift = (q + upper)·period`, an
+///   integer, and the member is a multiple of `c`'s last place no larger
+///   than |c|, so the subtraction is exact. A zero shift is +0, so −0 stays
+///   −0 (and `c` inside (−period/2, period/2) stays `c`).
+#[inline(always)]
+pub(crate) fn centre_step_in_period<S: Simd>(s: S, c: S::F, period: u64) -> Option<S::F> {
+    if period > VECTOR_PERIOD_MAX {
+        return None;
+    }
+    let floor = s.floor(c);
+    // |floor| < 2²¹ exactly when floor · 2¹⁰ (exact) is in i32 range.
+    let (_, in_range) = s.cells32(floor * s.splat(1024.0));
+    if !in_range {
+        return None;
+    }
+    if period >= 1 << 22 {
+        // Every lane is in [−2²¹, 2²¹) ⊆ [−period/2, period/2).
+        return Some(c);
+    }
+    let p = s.splat(period as f32);
+    let q = s.floor((floor + s.splat(0.5)) * s.splat((1.0 / period as f64) as f32));
+    let whole = floor - q * p;
+    let upper_half = s.floor(c + c) - (floor + floor);
+    // ≥ 0 exactly when the member is whole + (c − floor) − period.
+    let above = whole + whole + upper_half - p;
+    let upper = s.min(s.splat(1.0), s.max(s.splat(0.0), above + s.splat(1.0)));
+    let shift = (floor - whole) + upper * p;
+    Some(c - shift)
+}
+
 /// `floor mod period` for an integral `floor`, exactly; 0 for NaN and ±inf.
 /// `period` is at most 2⁶² (fractal octaves scale periods, saturating there).
 #[inline(always)]
@@ -1113,6 +1158,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::centre_in_period;
+    use crate::simd::{Job, MAX_LANES, Simd};
 
     /// `centre_in_period` against exact integer arithmetic on coordinates
     /// that are multiples of 1/8 (so every result is exact): the result is
@@ -1205,5 +1251,142 @@ mod tests {
         }
         assert_eq!(centre_in_period(f64::INFINITY, 5), f64::INFINITY);
         assert_eq!(centre_in_period(f64::NEG_INFINITY, 5), f64::NEG_INFINITY);
+    }
+
+    /// Centres every `S::LANES` values of `values` with
+    /// `centre_step_in_period`: per step, `None` or the lanes' bits.
+    struct CentreSteps<'a> {
+        values: &'a [f32],
+        period: u64,
+    }
+
+    impl Job for CentreSteps<'_> {
+        type Output = (usize, Vec<Option<Vec<u32>>>);
+        fn run<S: Simd>(self, s: S) -> Self::Output {
+            let steps = self.values.chunks_exact(S::LANES).map(|step| {
+                let centred = super::centre_step_in_period(s, s.load(step), self.period)?;
+                let mut lanes = [0.0f32; MAX_LANES];
+                s.store(centred, &mut lanes[..S::LANES]);
+                Some(lanes[..S::LANES].iter().map(|v| v.to_bits()).collect())
+            });
+            (S::LANES, steps.collect())
+        }
+    }
+
+    /// The vector centring gives `centre_in_period`'s bits (through `f64`)
+    /// in every lane, at every level this CPU has, and declines a step
+    /// exactly when a lane is outside −2²¹ < floor(c) < 2²¹ (NaN and ±inf
+    /// included) or the period is over 2²⁴. Values: class members around
+    /// ±period/2 and their neighbouring floats (the ties), ±0, subnormals,
+    /// tiny negatives (whose fraction c − floor(c) is not exact in `f32`),
+    /// random full-mantissa values from 2⁻³⁰ to 2²², the range's edges,
+    /// NaN and ±inf.
+    #[test]
+    fn centre_step_in_period_matches_centre_in_period() {
+        use crate::Level;
+        use crate::simd::dispatch;
+        let mut z = 0x0bad_5eed_1234_5678u64;
+        let mut next = || {
+            z ^= z << 13;
+            z ^= z >> 7;
+            z ^= z << 17;
+            z
+        };
+        let limit = 2_097_152.0f32; // 2²¹
+        let (mut vector, mut declined) = (0usize, 0usize);
+        for period in [
+            1u64,
+            2,
+            3,
+            5,
+            8,
+            255,
+            256,
+            300,
+            1000,
+            65_535,
+            65_536,
+            99_991,
+            (1 << 22) - 1,
+            1 << 22,
+            (1 << 24) - 1,
+            1 << 24,
+            (1 << 24) + 1,
+            1 << 40,
+        ] {
+            let mut values = vec![0.0f32, -0.0, f32::from_bits(1), -f32::from_bits(1)];
+            values.extend([-1e-30f32, -1e-7, -0.3, 0.3, 0.5, -0.5, 0.999_999_94]);
+            for k in -6i64..=6 {
+                let member = (k as f64 * period as f64 / 2.0) as f32;
+                values.extend([member, member.next_up(), member.next_down()]);
+                values.extend([member + 0.5, member - 0.5, member + 0.25]);
+            }
+            for _ in 0..4000 {
+                let bits = next();
+                let exponent = 127 - 30 + (bits % 53) as u32; // 2⁻³⁰ ..= 2²²
+                let sign = (bits as u32 >> 8) & (1 << 31);
+                values.push(f32::from_bits(sign | exponent << 23 | (next() as u32 >> 9)));
+            }
+            // In range: pad to whole steps of every width.
+            values.retain(|v| v.floor().abs() < limit);
+            while values.len() % MAX_LANES != 0 {
+                values.push(1.75);
+            }
+            let in_range = values.len();
+            for edge in [
+                limit,
+                -limit,
+                limit - 0.5,
+                -limit + 1.0,
+                -limit + 0.5,
+                f32::NAN,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                1e30,
+            ] {
+                // One edge value per step, in a different lane each time.
+                let mut step = [0.25f32; MAX_LANES];
+                step[values.len() / MAX_LANES % MAX_LANES] = edge;
+                values.extend(step);
+            }
+            let fits = |v: f32| v.floor().abs() < limit && period <= 1 << 24;
+            for &level in Level::all() {
+                if !level.is_available() {
+                    eprintln!("centre_step_in_period: {level} NOT tested (this CPU lacks it)");
+                    continue;
+                }
+                let (lanes, steps) = dispatch(
+                    level,
+                    CentreSteps {
+                        values: &values,
+                        period,
+                    },
+                );
+                for (i, (step, got)) in values.chunks_exact(lanes).zip(&steps).enumerate() {
+                    assert_eq!(
+                        got.is_some(),
+                        step.iter().all(|&v| fits(v)),
+                        "{level}, period {period}, step {i}: {step:?}"
+                    );
+                    assert!(got.is_some() || i * lanes >= in_range || period > 1 << 24);
+                    let Some(got) = got else {
+                        declined += 1;
+                        continue;
+                    };
+                    vector += 1;
+                    for (&c, &bits) in step.iter().zip(got) {
+                        let want = centre_in_period(f64::from(c), period) as f32;
+                        assert_eq!(
+                            bits,
+                            want.to_bits(),
+                            "{level}, c = {c:e}, period {period}: {} for {want}",
+                            f32::from_bits(bits)
+                        );
+                    }
+                }
+            }
+        }
+        // Both outcomes were seen (the test is not vacuous).
+        assert!(vector > 10_000 && declined > 100, "{vector} {declined}");
     }
 }
