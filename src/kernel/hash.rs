@@ -173,6 +173,14 @@ impl LatticeHash for PermutationHash {
         (s.splat_i((c0 & 255) as i32), s.splat_i((c1 & 255) as i32))
     }
 
+    /// In `f32` ([`periodic_cells_f32`]), then the low byte, as
+    /// [`Self::staged`] takes it from the `f64` path's cells.
+    #[inline(always)]
+    fn periodic_cells<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::I, S::I)> {
+        let (c0, c1) = periodic_cells_f32(s, floored, period)?;
+        Some((s.cell(c0), s.cell(c1)))
+    }
+
     /// Corner `i + 2j + 4k + 8l` hashes `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`;
     /// 2D is 3D's z = 0 slice (`P[P[P[X_i] + Y_j]]`), 1D `P[X_i]`.
     #[inline(always)]
@@ -573,6 +581,39 @@ fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, 
     Some((c0, c1))
 }
 
+/// `(floor mod period, (floor + 1) mod period)` of every lane of an already
+/// floored step, as exact integers in `f32`, for `period` ≤
+/// [`VECTOR_PERIOD_MAX`]; `None` if the period is larger or a lane has
+/// |floor| ≥ 2²¹ (NaN and ±inf included).
+///
+/// The quotient is [`periodic_cells32`]'s, exact below 2²¹. Then `q·period`
+/// is an integer below 2²⁴ in magnitude (|q| ≥ 2 only for periods below
+/// 2²¹, and |q·period| ≤ |floor| + period), so `floor − q·period` and the
+/// rest are exact.
+#[inline(always)]
+pub(crate) fn periodic_cells_f32<S: Simd>(
+    s: S,
+    floored: S::F,
+    period: u64,
+) -> Option<(S::F, S::F)> {
+    if period > VECTOR_PERIOD_MAX {
+        return None;
+    }
+    // |floor| < 2²¹ exactly when floor · 2¹⁰ (exact) is in i32 range.
+    let (_, in_range) = s.cells32(floored * s.splat(1024.0));
+    if !in_range {
+        return None;
+    }
+    let p = s.splat(period as f32);
+    let q = s.floor((floored + s.splat(0.5)) * s.splat((1.0 / period as f64) as f32));
+    let whole = floored - q * p;
+    // whole + 1, less the period where it reaches it (`wrap` is then 1,
+    // elsewhere max(0, a non-positive integer)).
+    let next = whole + s.splat(1.0);
+    let wrap = s.max(s.splat(0.0), next - p + s.splat(1.0));
+    Some((whole, next - wrap * p))
+}
+
 /// A part's cells `r = cell − quotient · period` and `(r + 1) mod period`
 /// in wrapping 32-bit lanes (`minus`: −period mod 2³²), for a quotient
 /// that is `floor(cell / period)`. With `fix_up` (the period itself), the
@@ -907,9 +948,17 @@ mod tests {
                     v.abs() < 2_097_152.0,
                     "{v} mod {period}"
                 );
+                // The f32 form: given exactly within 2²¹, and right there.
+                let want = super::super::lattice_mod(f64::from(v), period);
+                match periodic_cells_f32(s, v, period) {
+                    Some((c0, c1)) => {
+                        assert_eq!((c0, c1), (want as f32, ((want + 1) % period) as f32));
+                        assert!(v.abs() < 2_097_152.0, "{v} mod {period} in f32");
+                    }
+                    None => assert!(v.abs() >= 2_097_152.0, "{v} mod {period} refused"),
+                }
                 match periodic_cells32(s, v, period) {
                     Some((c0, c1)) => {
-                        let want = super::super::lattice_mod(f64::from(v), period);
                         assert_eq!(u64::from(c0), want, "{v} mod {period}");
                         assert_eq!(u64::from(c1), (want + 1) % period, "{v} mod {period}");
                         if s.cells_checked(check) {
@@ -930,6 +979,9 @@ mod tests {
         assert!(periodic_cells32(s, f32::NAN, 3).is_none());
         assert!(periodic_cells32(s, f32::INFINITY, 3).is_none());
         assert!(periodic_cells32(s, 5.0, (1 << 24) + 1).is_none());
+        assert!(periodic_cells_f32(s, f32::NAN, 3).is_none());
+        assert!(periodic_cells_f32(s, f32::NEG_INFINITY, 3).is_none());
+        assert!(periodic_cells_f32(s, 5.0, (1 << 24) + 1).is_none());
         assert!(PeriodicCells::<Scalar, 1>::new(s, &[(1 << 24) + 1, 3, 3, 3]).is_none());
         // Past the period's limit on an axis a step has not: still reduced.
         assert!(PeriodicCells::<Scalar, 1>::new(s, &[3, (1 << 24) + 1, 0, 0]).is_some());

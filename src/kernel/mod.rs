@@ -45,7 +45,7 @@ use std::ops::{Add, Mul, Sub};
 
 pub(crate) use hash::{
     CoordinateHash, LatticeHash, NaturalCells, PartCells, PeriodicCells, PermutationHash,
-    VECTOR_PERIOD_MAX,
+    periodic_cells_f32,
 };
 
 /// Runs `$body` once per part with `$k` a constant (0, or 0..4): a `for`
@@ -983,38 +983,29 @@ pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
 /// same bits as `centre_in_period(f64::from(c), period) as f32`, for every
 /// lane with −2²¹ < floor(c) < 2²¹; `None` (the caller then centres lane by
 /// lane) if a lane is outside, NaN or ±inf, or the period is over
-/// [`VECTOR_PERIOD_MAX`].
+/// [`VECTOR_PERIOD_MAX`](hash::VECTOR_PERIOD_MAX).
 ///
 /// Every operation is exact, so it gives the member itself, as
 /// `centre_in_period` does (both paths are exact, so they agree):
-/// - `whole = floor mod period` by the quotient of `periodic_cells32`
-///   (exact below 2²¹), `whole = floor − q·period` (integers below 2²⁴);
+/// - `whole = floor mod period` ([`periodic_cells_f32`], exact integers);
 /// - the member is `whole + (c − floor)` less the period when
 ///   `whole + (c − floor) ≥ period/2`, that is when
 ///   `2·whole + [c − floor ≥ ½] ≥ period` (both sides integers), with
 ///   `[c − floor ≥ ½] = floor(2c) − 2·floor`;
-/// - the member is `c − shift` with `shift = (q + upper)·period`, an
-///   integer, and the member is a multiple of `c`'s last place no larger
-///   than |c|, so the subtraction is exact. A zero shift is +0, so −0 stays
-///   −0 (and `c` inside (−period/2, period/2) stays `c`).
+/// - the member is `c − shift` with `shift = floor − whole` (a multiple of
+///   the period) plus the period if upper, an integer, and the member is a
+///   multiple of `c`'s last place no larger than |c|, so the subtraction is
+///   exact. A zero shift is +0, so −0 stays −0 (and `c` inside
+///   (−period/2, period/2) stays `c`).
 #[inline(always)]
 pub(crate) fn centre_step_in_period<S: Simd>(s: S, c: S::F, period: u64) -> Option<S::F> {
-    if period > VECTOR_PERIOD_MAX {
-        return None;
-    }
     let floor = s.floor(c);
-    // |floor| < 2²¹ exactly when floor · 2¹⁰ (exact) is in i32 range.
-    let (_, in_range) = s.cells32(floor * s.splat(1024.0));
-    if !in_range {
-        return None;
-    }
+    let (whole, _) = periodic_cells_f32(s, floor, period)?;
     if period >= 1 << 22 {
         // Every lane is in [−2²¹, 2²¹) ⊆ [−period/2, period/2).
         return Some(c);
     }
     let p = s.splat(period as f32);
-    let q = s.floor((floor + s.splat(0.5)) * s.splat((1.0 / period as f64) as f32));
-    let whole = floor - q * p;
     let upper_half = s.floor(c + c) - (floor + floor);
     // ≥ 0 exactly when the member is whole + (c − floor) − period.
     let above = whole + whole + upper_half - p;
