@@ -555,14 +555,11 @@ fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, 
     if period > VECTOR_PERIOD_MAX {
         return None;
     }
-    let half = s.splat(0.5);
-    let quotient = s.floor((floored + half) * s.splat((1.0 / period as f64) as f32));
+    let (quotient, exact) = period_quotients(s, floored, period);
     let (cells, cells_in_range) = s.cells32(floored);
     let (quotients, _) = s.cells32(quotient);
-    // |floor| < 2²¹ exactly when floor · 2¹⁰ (an exact product) is in i32
-    // range; |q| < 2²² when q · 2⁹ is.
-    let (_, exact) = s.cells32(floored * s.splat(1024.0));
     if !exact {
+        // |q| < 2²² when q · 2⁹ (an exact product) is in i32 range.
         let (_, quotients_small) = s.cells32(quotient * s.splat(512.0));
         if !(cells_in_range && quotients_small) {
             return None;
@@ -579,6 +576,18 @@ fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, 
         s.set_u32_part(&mut c1, k, next);
     });
     Some((c0, c1))
+}
+
+/// The quotient `floor((floor + ½) · (1/period))` of every lane of an
+/// already floored step, in `f32`, and whether it is exact in every lane:
+/// whether every |floor| < 2²¹ (see [`periodic_cells32`]), which holds
+/// exactly when floor · 2¹⁰ (an exact product) is in i32 range.
+#[inline(always)]
+fn period_quotients<S: Simd>(s: S, floored: S::F, period: u64) -> (S::F, bool) {
+    let reciprocal = s.splat((1.0 / period as f64) as f32);
+    let quotient = s.floor((floored + s.splat(0.5)) * reciprocal);
+    let (_, exact) = s.cells32(floored * s.splat(1024.0));
+    (quotient, exact)
 }
 
 /// `(floor mod period, (floor + 1) mod period)` of every lane of an already
@@ -599,13 +608,11 @@ pub(crate) fn periodic_cells_f32<S: Simd>(
     if period > VECTOR_PERIOD_MAX {
         return None;
     }
-    // |floor| < 2²¹ exactly when floor · 2¹⁰ (exact) is in i32 range.
-    let (_, in_range) = s.cells32(floored * s.splat(1024.0));
-    if !in_range {
+    let (q, exact) = period_quotients(s, floored, period);
+    if !exact {
         return None;
     }
     let p = s.splat(period as f32);
-    let q = s.floor((floored + s.splat(0.5)) * s.splat((1.0 / period as f64) as f32));
     let whole = floored - q * p;
     // whole + 1, less the period where it reaches it (`wrap` is then 1,
     // elsewhere max(0, a non-positive integer)).
