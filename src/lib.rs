@@ -163,7 +163,9 @@ pub use interop::NoiseFnSource;
 pub use level::{Level, ParseLevelError};
 pub use ops::{Blend, Combine, MAX_CONTROL_POINTS, Map};
 pub use perlin::Perlin;
-pub use recipe::{MAX_RECIPE_DEPTH, Recipe, RecipeDefaults, RecipeError};
+pub use recipe::{
+    EXCERPT_CHARS, MAX_RECIPE_COST, MAX_RECIPE_DEPTH, Recipe, RecipeDefaults, RecipeError,
+};
 pub use source::{Differentiable, Source};
 pub use value::Value;
 pub use warp::{MAX_WARP_ITERATIONS, Warp};

@@ -381,6 +381,17 @@ fn terrace_error(points: &[f32]) -> Option<Error> {
     distinct.sort_by(f32::total_cmp);
     // -0 and +0 are one point.
     distinct.dedup_by(|a, b| a == b);
+    if distinct.len() < 2 && points.len() >= 2 {
+        // `[0, 0, 0]`: say how many were given, and how many differ.
+        return Some(invalid(
+            "terrace points",
+            format!(
+                "{} given, {} distinct; at least 2 distinct points are needed",
+                points.len(),
+                distinct.len()
+            ),
+        ));
+    }
     count_error("terrace points", distinct.len())
 }
 

@@ -27,6 +27,16 @@ use crate::{
 /// Most calls nested inside one another in a recipe.
 pub const MAX_RECIPE_DEPTH: usize = 24;
 
+/// The most work a recipe may ask for: lattice evaluations per sample
+/// (see [`Recipe`]'s "Cost"). A recipe over it is refused when it is built,
+/// with its cost in the message: a sample of `fbm` nested ten deep with 32
+/// octaves each would take about 10^15 evaluations and never finish.
+pub const MAX_RECIPE_COST: u64 = 4096;
+
+/// Axes a warp field is sampled for, per iteration, in the cost of a
+/// `warp` (the most a field has: 4D).
+const WARP_AXES: u64 = 4;
+
 /// Most values in one list parameter (`terrace` takes up to
 /// [`MAX_CONTROL_POINTS`] points).
 const MAX_LIST: usize = MAX_CONTROL_POINTS;
@@ -64,7 +74,58 @@ impl RecipeError {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// Two lines that show where in `text` (the recipe this error is
+    /// about) the error is: the text around the column, at most
+    /// [`EXCERPT_CHARS`] characters with `…` where it is cut, and a caret
+    /// under the column. A recipe of any length gives lines of bounded
+    /// length.
+    ///
+    /// ```
+    /// use noisefield::Recipe;
+    ///
+    /// let text = "fbm(perlin, octaves=40)";
+    /// let error = text.parse::<Recipe>().unwrap_err();
+    /// assert_eq!(error.excerpt(text), "fbm(perlin, octaves=40)\n            ^");
+    /// ```
+    pub fn excerpt(&self, text: &str) -> String {
+        let chars: Vec<char> = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let at = (self.column - 1).min(chars.len());
+        let half = EXCERPT_CHARS / 2;
+        let start = at.saturating_sub(half);
+        let end = (start + EXCERPT_CHARS).min(chars.len());
+        let start = end.saturating_sub(EXCERPT_CHARS).min(start);
+        let mut line: String = chars[start..end].iter().collect();
+        let mut caret = at - start;
+        if start > 0 {
+            line.insert(0, '…');
+            caret += 1;
+        }
+        if end < chars.len() {
+            line.push('…');
+        }
+        format!("{line}\n{}^", " ".repeat(caret))
+    }
 }
+
+/// The most characters of a name or value of the text quoted in a message.
+const QUOTED_CHARS: usize = 32;
+
+/// `text` for a message: whole, or its first [`QUOTED_CHARS`] characters
+/// and `…` (a number or name in a recipe may be megabytes long).
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+/// The most characters of a recipe an error's excerpt shows
+/// ([`RecipeError::excerpt`]).
+pub const EXCERPT_CHARS: usize = 60;
 
 impl fmt::Display for RecipeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -303,6 +364,18 @@ pub struct RecipeDefaults {
 /// | `select` | 3 (a, b, control) | `threshold` (0), `edge` (0) |
 /// | `warp` | 2 (source, warp) | `amplitude` (1), `iterations` (1) |
 ///
+/// # Cost and range
+///
+/// A recipe is refused when it is built if a sample would take more than
+/// [`MAX_RECIPE_COST`] lattice evaluations, or if its values could leave
+/// `f32`'s range (the bounds of a node, e.g. `scale_bias(perlin,
+/// scale=3e38, bias=3e38)`, overflow to infinity). The cost counts 1 for a
+/// lattice (`perlin`, `value`) or a caller's source, multiplies by the
+/// octaves through every fractal, counts a `warp`'s field once per axis (4)
+/// and iteration plus its source, and adds 1 per operator over the sum of
+/// its inputs: `fbm(octaves=32)` costs 32, `fbm(fbm(octaves=32),
+/// octaves=32)` 1024, and three such fractals nested 32 768, refused.
+///
 /// The operators are those of [`Map`], [`Combine`], [`Blend`] and
 /// [`Warp`]; the fractals those of [`Fbm`] and its siblings. Names given to
 /// [`Recipe::parse_with`] add the caller's own sources.
@@ -326,6 +399,7 @@ pub struct Recipe {
     root: Call,
     users: Vec<(String, DynSource)>,
     source: DynSource,
+    cost: u64,
 }
 
 impl PartialEq for Recipe {
@@ -396,12 +470,29 @@ impl Recipe {
             .iter()
             .map(|(n, s)| (n.to_string(), s.clone()))
             .collect();
-        let source = finished(build(text, &root, &users, &RecipeDefaults::default())?);
+        let built = build(text, &root, &users, &RecipeDefaults::default())?;
+        let cost = built.cost;
         Ok(Recipe {
             root,
             users,
-            source,
+            source: finished(built),
+            cost,
         })
+    }
+
+    /// Lattice evaluations per sample, with the library's defaults for what
+    /// the recipe leaves out: at most [`MAX_RECIPE_COST`] (see "Cost and
+    /// range" above).
+    ///
+    /// ```
+    /// use noisefield::Recipe;
+    ///
+    /// let recipe: Recipe = "warp(fbm(octaves=4), perlin, iterations=2)".parse()?;
+    /// assert_eq!(recipe.cost(), 4 + 2 * 4 * 1 + 1);
+    /// # Ok::<(), noisefield::RecipeError>(())
+    /// ```
+    pub fn cost(&self) -> u64 {
+        self.cost
     }
 
     /// The graph, at the best level this CPU has (change it with
@@ -490,13 +581,19 @@ impl Parser<'_> {
         }
     }
 
+    /// The word at the cursor. Names are ASCII, but a word runs on over
+    /// any letters and digits, so that `pérlin` is reported whole (an
+    /// unknown name) rather than as `p` followed by stray text.
     fn name(&mut self) -> Option<(usize, String)> {
         self.skip_space();
         let rest = &self.text[self.at..];
-        if !rest.chars().next().is_some_and(is_name_start) {
+        let word_start = |c: char| c.is_alphabetic() || c == '_';
+        if !rest.chars().next().is_some_and(word_start) {
             return None;
         }
-        let len = rest.find(|c| !is_name_char(c)).unwrap_or(rest.len());
+        let len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
         let at = self.at;
         self.at += len;
         Some((at, rest[..len].to_string()))
@@ -570,7 +667,11 @@ impl Parser<'_> {
         Err(RecipeError::at(
             self.text,
             at,
-            format!("unknown source {name:?}; known: {}", known.join(", ")),
+            format!(
+                "unknown source {}; known: {}",
+                clip(&format!("{name:?}")),
+                known.join(", ")
+            ),
         ))
     }
 
@@ -596,7 +697,7 @@ impl Parser<'_> {
                 return Err(RecipeError::at(
                     self.text,
                     at,
-                    format!("unknown parameter {key:?}: {takes}"),
+                    format!("unknown parameter {}: {takes}", clip(&format!("{key:?}"))),
                 ));
             }
             if call.params.iter().any(|p| p.key == key) {
@@ -691,7 +792,7 @@ impl Parser<'_> {
                 self.at += len;
                 Ok(Val::Number(rest[..len].to_string()))
             }
-            Some(c) if is_name_start(c) => {
+            Some(c) if c.is_alphabetic() || c == '_' => {
                 let (_, word) = self.name().expect("a name starts here");
                 Ok(Val::Word(word))
             }
@@ -743,20 +844,26 @@ fn number_len(s: &str) -> usize {
 /// A built node: lattices kept as their own types so a fractal over one is
 /// the statically composed fractal (its kernels inlined, no virtual call
 /// per octave).
-enum Built {
+enum Node {
     Perlin(Perlin),
     Value(Value),
     Dyn(DynSource),
 }
 
-impl Built {
+impl Node {
     fn boxed(self) -> DynSource {
         match self {
-            Built::Perlin(p) => DynSource::new(p),
-            Built::Value(v) => DynSource::new(v),
-            Built::Dyn(d) => d,
+            Node::Perlin(p) => DynSource::new(p),
+            Node::Value(v) => DynSource::new(v),
+            Node::Dyn(d) => d,
         }
     }
+}
+
+/// A built node and its cost: lattice evaluations per sample.
+struct Built {
+    node: Node,
+    cost: u64,
 }
 
 /// The parameter `key` of `call`, if given.
@@ -776,17 +883,17 @@ impl Reader<'_> {
             return Err(RecipeError::at(
                 self.text,
                 at,
-                format!("{what} must be a number, not {v}"),
+                format!("{what} must be a number, not {}", clip(&v.to_string())),
             ));
         };
         let x: f32 = t
             .parse()
-            .map_err(|_| RecipeError::at(self.text, at, format!("{t} is not a number")))?;
+            .map_err(|_| RecipeError::at(self.text, at, format!("{} is not a number", clip(t))))?;
         if !x.is_finite() {
             return Err(RecipeError::at(
                 self.text,
                 at,
-                format!("{what} = {t} is beyond the f32 range (±3.4e38)"),
+                format!("{what} = {} is beyond the f32 range (±3.4e38)", clip(t)),
             ));
         }
         Ok(x)
@@ -805,13 +912,16 @@ impl Reader<'_> {
                 let n: u64 = t
                     .trim_start_matches('+')
                     .parse()
-                    .map_err(|_| bad(format!("{what} = {t} is larger than {max}")))?;
+                    .map_err(|_| bad(format!("{what} = {} is larger than {max}", clip(t))))?;
                 if n > max {
-                    return Err(bad(format!("{what} = {t} is larger than {max}")));
+                    return Err(bad(format!("{what} = {} is larger than {max}", clip(t))));
                 }
                 Ok(n)
             }
-            _ => Err(bad(format!("{what} must be a whole number ≥ 0, not {v}"))),
+            _ => Err(bad(format!(
+                "{what} must be a whole number ≥ 0, not {}",
+                clip(&v.to_string())
+            ))),
         }
     }
 
@@ -830,7 +940,11 @@ impl Reader<'_> {
             v => Err(RecipeError::at(
                 self.text,
                 p.value_at,
-                format!("{key} must be one of {}, not {v}", allowed.join(", ")),
+                format!(
+                    "{key} must be one of {}, not {}",
+                    allowed.join(", "),
+                    clip(&v.to_string())
+                ),
             )),
         }
     }
@@ -848,7 +962,7 @@ impl Reader<'_> {
             v => Err(RecipeError::at(
                 self.text,
                 p.value_at,
-                format!("{key} must be a list [...], not {v}"),
+                format!("{key} must be a list [...], not {}", clip(&v.to_string())),
             )),
         }
     }
@@ -880,7 +994,8 @@ impl Reader<'_> {
     }
 }
 
-/// Builds `call` and checks it with the library's own check.
+/// Builds `call` and checks it with the library's own check, its bounds
+/// (every value within `f32`'s range) and its cost ([`MAX_RECIPE_COST`]).
 fn build(
     text: &str,
     call: &Call,
@@ -888,12 +1003,38 @@ fn build(
     defaults: &RecipeDefaults,
 ) -> Result<Built, RecipeError> {
     let r = Reader { text, call };
+    // Lattice evaluations per sample of this node's inputs, added up as
+    // they are built.
+    let inputs_cost = std::cell::Cell::new(0u64);
     let input = |i: usize| -> Result<DynSource, RecipeError> {
-        Ok(build(text, &call.inputs[i], users, defaults)?.boxed())
+        let built = build(text, &call.inputs[i], users, defaults)?;
+        inputs_cost.set(inputs_cost.get().saturating_add(built.cost));
+        Ok(built.node.boxed())
     };
-    let checked = |s: DynSource| -> Result<Built, RecipeError> {
+    let checked = |s: DynSource| -> Result<Node, RecipeError> {
         s.check().map_err(|e| r.library(e))?;
-        Ok(Built::Dyn(s))
+        for dimension in 1..=4 {
+            let (lo, hi) = s.bounds(dimension);
+            if !(lo.is_finite() && hi.is_finite()) {
+                return Err(RecipeError::at(
+                    text,
+                    call.at,
+                    format!(
+                        "{}: its values may reach {lo}..{hi} in {dimension}D, beyond \
+                         the f32 range (±3.4e38); scale or shift them less",
+                        call.name
+                    ),
+                ));
+            }
+        }
+        Ok(Node::Dyn(s))
+    };
+    // An operator costs its inputs and one evaluation of its own.
+    let operator = |node: Result<Node, RecipeError>| -> Result<Built, RecipeError> {
+        Ok(Built {
+            node: node?,
+            cost: inputs_cost.get().saturating_add(1),
+        })
     };
     let built = match call.kind {
         Kind::Perlin | Kind::Value => {
@@ -936,19 +1077,26 @@ fn build(
                     n
                 }};
             }
-            if call.kind == Kind::Perlin {
-                Built::Perlin(lattice!(Perlin))
+            let node = if call.kind == Kind::Perlin {
+                Node::Perlin(lattice!(Perlin))
             } else {
-                Built::Value(lattice!(Value))
-            }
+                Node::Value(lattice!(Value))
+            };
+            Built { node, cost: 1 }
         }
         Kind::Fractal(kind) => {
-            let source = match call.inputs.first() {
-                Some(c) => build(text, c, users, defaults)?,
-                None => Built::Perlin(
-                    Perlin::with_hash(defaults.seed, defaults.hash)
-                        .with_period(defaults.period.unwrap_or([u32::MAX; 4]))
-                        .map_err(|e| r.library(e))?,
+            let (source, source_cost) = match call.inputs.first() {
+                Some(c) => {
+                    let built = build(text, c, users, defaults)?;
+                    (built.node, built.cost)
+                }
+                None => (
+                    Node::Perlin(
+                        Perlin::with_hash(defaults.seed, defaults.hash)
+                            .with_period(defaults.period.unwrap_or([u32::MAX; 4]))
+                            .map_err(|e| r.library(e))?,
+                    ),
+                    1,
                 ),
             };
             let octaves = r.integer("octaves", u64::from(u32::MAX))?;
@@ -979,11 +1127,18 @@ fn build(
                             f
                         }};
                     }
+                    // The fractal and its octaves.
+                    macro_rules! counted {
+                        ($f:expr) => {{
+                            let f = $f;
+                            (f.octave_count(), DynSource::new(f))
+                        }};
+                    }
                     match kind {
-                        FractalKind::Fbm => DynSource::new(configure!(Fbm::new(s))),
-                        FractalKind::Billow => DynSource::new(configure!(Billow::new(s))),
-                        FractalKind::Ridged => DynSource::new(configure!(Ridged::new(s))),
-                        FractalKind::Turbulence => DynSource::new(configure!(Turbulence::new(s))),
+                        FractalKind::Fbm => counted!(configure!(Fbm::new(s))),
+                        FractalKind::Billow => counted!(configure!(Billow::new(s))),
+                        FractalKind::Ridged => counted!(configure!(Ridged::new(s))),
+                        FractalKind::Turbulence => counted!(configure!(Turbulence::new(s))),
                         FractalKind::Marble => {
                             let mut m = configure!(Marble::new(s));
                             if let Some(x) = stripes {
@@ -992,36 +1147,39 @@ fn build(
                             if let Some(x) = power {
                                 m = m.power(x);
                             }
-                            DynSource::new(m)
+                            counted!(m)
                         }
                     }
                 }};
             }
-            let f = match source {
-                Built::Perlin(p) => fractal!(p),
-                Built::Value(v) => fractal!(v),
-                Built::Dyn(d) => fractal!(d),
+            let (octaves, f) = match source {
+                Node::Perlin(p) => fractal!(p),
+                Node::Value(v) => fractal!(v),
+                Node::Dyn(d) => fractal!(d),
             };
-            checked(f)?
+            Built {
+                node: checked(f)?,
+                cost: u64::from(octaves).saturating_mul(source_cost),
+            }
         }
-        Kind::ScaleBias => checked(DynSource::new(Map::scale_bias(
+        Kind::ScaleBias => operator(checked(DynSource::new(Map::scale_bias(
             input(0)?,
             r.float("scale")?.unwrap_or(1.0),
             r.float("bias")?.unwrap_or(0.0),
-        )))?,
-        Kind::Abs => checked(DynSource::new(Map::abs(input(0)?)))?,
-        Kind::Clamp => checked(DynSource::new(Map::clamp(
+        ))))?,
+        Kind::Abs => operator(checked(DynSource::new(Map::abs(input(0)?))))?,
+        Kind::Clamp => operator(checked(DynSource::new(Map::clamp(
             input(0)?,
             r.float("lower")?.unwrap_or(-1.0),
             r.float("upper")?.unwrap_or(1.0),
-        )))?,
+        ))))?,
         Kind::Terrace => {
             let points = r
                 .list("points")?
                 .iter()
                 .map(|(at, v)| r.number_at(*at, v, "a terrace point"))
                 .collect::<Result<Vec<f32>, _>>()?;
-            checked(DynSource::new(Map::terrace(input(0)?, &points)))?
+            operator(checked(DynSource::new(Map::terrace(input(0)?, &points))))?
         }
         Kind::Curve => {
             let points = r
@@ -1035,43 +1193,90 @@ fn build(
                     v => Err(RecipeError::at(
                         text,
                         *at,
-                        format!("a curve point is a pair (x, y), not {v}"),
+                        format!(
+                            "a curve point is a pair (x, y), not {}",
+                            clip(&v.to_string())
+                        ),
                     )),
                 })
                 .collect::<Result<Vec<(f32, f32)>, _>>()?;
-            checked(DynSource::new(Map::curve(input(0)?, &points)))?
+            operator(checked(DynSource::new(Map::curve(input(0)?, &points))))?
         }
-        Kind::Add => checked(DynSource::new(Combine::add(input(0)?, input(1)?)))?,
-        Kind::Multiply => checked(DynSource::new(Combine::multiply(input(0)?, input(1)?)))?,
-        Kind::Min => checked(DynSource::new(Combine::min(input(0)?, input(1)?)))?,
-        Kind::Max => checked(DynSource::new(Combine::max(input(0)?, input(1)?)))?,
-        Kind::Blend => checked(DynSource::new(Blend::new(input(0)?, input(1)?, input(2)?)))?,
-        Kind::Select => checked(DynSource::new(Blend::select(
+        Kind::Add => operator(checked(DynSource::new(Combine::add(input(0)?, input(1)?))))?,
+        Kind::Multiply => operator(checked(DynSource::new(Combine::multiply(
+            input(0)?,
+            input(1)?,
+        ))))?,
+        Kind::Min => operator(checked(DynSource::new(Combine::min(input(0)?, input(1)?))))?,
+        Kind::Max => operator(checked(DynSource::new(Combine::max(input(0)?, input(1)?))))?,
+        Kind::Blend => operator(checked(DynSource::new(Blend::new(
+            input(0)?,
+            input(1)?,
+            input(2)?,
+        ))))?,
+        Kind::Select => operator(checked(DynSource::new(Blend::select(
             input(0)?,
             input(1)?,
             input(2)?,
             r.float("threshold")?.unwrap_or(0.0),
             r.float("edge")?.unwrap_or(0.0),
-        )))?,
+        ))))?,
         Kind::Warp => {
-            let mut w = Warp::new(input(0)?, input(1)?);
+            let source = build(text, &call.inputs[0], users, defaults)?;
+            let field = build(text, &call.inputs[1], users, defaults)?;
+            let mut w = Warp::new(source.node.boxed(), field.node.boxed());
             if let Some(a) = r.float("amplitude")? {
                 w = w.amplitude(a);
             }
-            if let Some(k) = r.integer("iterations", u64::from(u32::MAX))? {
+            let iterations = r.integer("iterations", u64::from(u32::MAX))?;
+            if let Some(k) = iterations {
                 w = w.iterations(k as u32);
             }
-            checked(DynSource::new(w))?
+            // The field once per axis and iteration, then the source.
+            let fields = iterations.unwrap_or(1).saturating_mul(WARP_AXES);
+            Built {
+                node: checked(DynSource::new(w))?,
+                cost: fields
+                    .saturating_mul(field.cost)
+                    .saturating_add(source.cost)
+                    .saturating_add(1),
+            }
         }
-        Kind::User(i) => Built::Dyn(users[i].1.clone()),
+        // A caller's source counts as one evaluation.
+        Kind::User(i) => Built {
+            node: Node::Dyn(users[i].1.clone()),
+            cost: 1,
+        },
     };
+    if built.cost > MAX_RECIPE_COST {
+        return Err(RecipeError::at(
+            text,
+            call.at,
+            format!(
+                "{} costs {} lattice evaluations per sample, more than the {MAX_RECIPE_COST} \
+                 allowed: use fewer octaves, iterations or nested fractals",
+                call.name,
+                cost_text(built.cost)
+            ),
+        ));
+    }
     Ok(built)
+}
+
+/// A cost for a message: the number, or "more than 2^64" when it saturated.
+fn cost_text(cost: u64) -> String {
+    if cost == u64::MAX {
+        "more than 2^64".to_string()
+    } else {
+        cost.to_string()
+    }
 }
 
 /// The graph `build` made, boxed, at one level for every node: the best
 /// this CPU has.
 fn finished(built: Built) -> DynSource {
     built
+        .node
         .boxed()
         .with_level(Level::detect())
         .expect("the detected level is available")

@@ -59,6 +59,7 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
     };
     let source = source::build(&args.source, period)?;
     let target = crate::output::Target::check(&args.output)?;
+    crate::output::check_name(&args.output, &target, "animate", "a GIF", &["gif"])?;
     let f = args.frequency.unwrap_or(DEFAULT_FREQUENCY);
     let grid = Grid3::new([x0, y0, z0], [f, f, time_step], [w, h, frames]);
     let field = Field::new(source, Lattice::D3(grid))?;

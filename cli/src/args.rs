@@ -61,8 +61,9 @@ pub struct SourceArgs {
     /// Noise source: a name (perlin, value, fbm, ridged, billow, turbulence,
     /// marble) or a recipe, e.g. 'ridged(warp(perlin(seed=7), perlin(seed=8),
     /// amplitude=0.5), octaves=5)' (the README lists every name and
-    /// parameter). The options below fill in what a recipe leaves out.
-    #[arg(long, default_value = "fbm", value_parser = parse_recipe, value_name = "RECIPE")]
+    /// parameter), or @FILE for a recipe in a file (@- standard input). The
+    /// options below fill in what a recipe leaves out.
+    #[arg(long, default_value = "fbm", value_parser = RecipeParser, value_name = "RECIPE")]
     pub source: Recipe,
 
     /// Seed, 0 to 2^64 - 1.
@@ -120,7 +121,8 @@ pub struct FieldArgs {
     pub frequency: Option<f64>,
 
     /// Seamless tile: the field spans exactly P lattice cells per axis (P, or
-    /// PX,PY or PX,PY,PZ) and wraps around; sets the frequency to P / size.
+    /// PX,PY or PX,PY,PZ; 1 to 4294967294) and wraps around; sets the
+    /// frequency to P / size.
     #[arg(long, value_parser = parse_periods, value_name = "P")]
     pub period: Option<Periods>,
 
@@ -321,7 +323,13 @@ pub fn parse_tile(text: &str) -> Result<Tile, String> {
 /// A normal map's strength: finite and greater than 0.
 pub fn parse_strength(text: &str) -> Result<f32, String> {
     let value = parse_number(text)?;
-    if value > 0.0 && value <= f64::from(f32::MAX) {
+    if value > f64::from(f32::MAX) {
+        Err(format!(
+            "{text} is not a strength: give a number greater than 0 and at most \
+             the largest f32, {:e}",
+            f32::MAX
+        ))
+    } else if value > 0.0 && value as f32 > 0.0 {
         Ok(value as f32)
     } else {
         Err(format!(
@@ -354,12 +362,86 @@ pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
 
 /// `1024x768` or `256x256x64` (`×` also accepted): 2 or 3 axes, each at
 /// least 1 and at most [`MAX_AXIS`], at most [`MAX_SAMPLES`] in all.
-/// A `--source` recipe; an error shows the text with a caret under the
-/// position.
+/// The largest recipe file `--source @FILE` reads: 16 MiB.
+pub const MAX_RECIPE_BYTES: u64 = 1 << 24;
+
+/// A `--source` recipe: the text, or `@FILE` (`@-`: standard input) for
+/// the text in a file, however long. An error shows the part of the text
+/// around the position, with a caret under it.
 pub fn parse_recipe(text: &str) -> Result<Recipe, String> {
+    let read;
+    let text = match text.strip_prefix('@') {
+        Some(file) => {
+            read = read_recipe(file)?;
+            read.as_str()
+        }
+        None => text,
+    };
     text.parse::<Recipe>().map_err(|e| {
-        let caret = " ".repeat(e.column() - 1);
-        format!("{e}\n  {text}\n  {caret}^")
+        let excerpt = e.excerpt(text).replace('\n', "\n  ");
+        format!("{e}\n  {excerpt}")
+    })
+}
+
+/// `--source`'s parser ([`parse_recipe`]). Its errors are the recipe's own
+/// message and excerpt, without clap's "invalid value '…'", which would
+/// quote the whole recipe however long.
+#[derive(Debug, Clone, Copy)]
+pub struct RecipeParser;
+
+impl clap::builder::TypedValueParser for RecipeParser {
+    type Value = Recipe;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Recipe, clap::Error> {
+        use clap::error::ErrorKind;
+        let refuse = |kind, message: String| {
+            // A raw error has no tip of its own: the one every usage error ends with.
+            let tip = "For more information, try '--help'.";
+            clap::Error::raw(kind, format!("--source: {message}\n\n{tip}\n")).with_cmd(cmd)
+        };
+        let text = value.to_str().ok_or_else(|| {
+            refuse(
+                ErrorKind::InvalidUtf8,
+                "the recipe is not UTF-8 text".into(),
+            )
+        })?;
+        parse_recipe(text).map_err(|message| refuse(ErrorKind::ValueValidation, message))
+    }
+}
+
+/// The text of a recipe file, `-` for standard input: UTF-8, at most
+/// [`MAX_RECIPE_BYTES`].
+fn read_recipe(file: &str) -> Result<String, String> {
+    use std::io::Read;
+    let shown = if file == "-" { "standard input" } else { file };
+    let mut bytes = Vec::new();
+    let read = if file == "-" {
+        std::io::stdin()
+            .lock()
+            .take(MAX_RECIPE_BYTES + 1)
+            .read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(file).and_then(|f| f.take(MAX_RECIPE_BYTES + 1).read_to_end(&mut bytes))
+    };
+    if file.is_empty() {
+        return Err("@ needs a file name: --source @FILE, or @- for standard input".into());
+    }
+    read.map_err(|e| format!("cannot read the recipe from {shown}: {e}"))?;
+    if bytes.len() as u64 > MAX_RECIPE_BYTES {
+        return Err(format!(
+            "the recipe in {shown} is longer than the {MAX_RECIPE_BYTES} bytes accepted"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "the recipe in {shown} is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to()
+        )
     })
 }
 
@@ -392,8 +474,9 @@ pub fn check_size(size: &[usize]) -> Result<(), String> {
             ));
         }
     }
-    let total = size.iter().map(|&n| n as u64).product::<u64>();
-    if total > MAX_SAMPLES {
+    // In u128: three axes of 2^24 are 2^72 samples, past u64.
+    let total = size.iter().map(|&n| n as u128).product::<u128>();
+    if total > u128::from(MAX_SAMPLES) {
         return Err(format!(
             "{total} samples in all is more than the {MAX_SAMPLES} (2^40) accepted"
         ));
@@ -441,7 +524,11 @@ pub fn parse_coords(text: &str) -> Result<Coords, String> {
     Ok(Coords(coords))
 }
 
-/// `P` (every axis) or `PX,PY[,PZ]`: periods in lattice cells, at least 1.
+/// The longest period, in cells: 2^32 − 2, as a recipe's `period` (the
+/// library reads 2^32 − 1 as "not periodic").
+pub const MAX_PERIOD: u32 = u32::MAX - 1;
+
+/// `P` (every axis) or `PX,PY[,PZ]`: periods in lattice cells, 1 to [`MAX_PERIOD`].
 pub fn parse_periods(text: &str) -> Result<Periods, String> {
     let periods = text
         .split(',')
@@ -449,9 +536,9 @@ pub fn parse_periods(text: &str) -> Result<Periods, String> {
             p.trim()
                 .parse::<u32>()
                 .ok()
-                .filter(|&p| p >= 1)
+                .filter(|&p| (1..=MAX_PERIOD).contains(&p))
                 .ok_or_else(|| {
-                    format!("{p:?} is not a period (a whole number of cells, 1 or more)")
+                    format!("{p:?} is not a period (a whole number of cells, 1 to {MAX_PERIOD})")
                 })
         })
         .collect::<Result<Vec<u32>, String>>()?;

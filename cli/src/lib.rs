@@ -28,6 +28,7 @@ pub mod args;
 mod bench;
 mod field;
 mod gif_stream;
+pub mod interrupt;
 pub mod output;
 mod palette;
 mod progress;
@@ -79,11 +80,40 @@ impl From<noisefield::Error> for Failure {
     }
 }
 
+/// Whether standard output was closed when the process started (`>&-`).
+///
+/// Rust's runtime opens `/dev/null` (read-write) on a standard descriptor
+/// that is closed at start, so writes to it would vanish without an error.
+/// A shell's `> /dev/null` opens it write-only, which is how the two are
+/// told apart (Linux's `/proc/self/fdinfo`; elsewhere this says `false`).
+pub fn stdout_closed() -> bool {
+    let Ok(link) = std::fs::read_link("/proc/self/fd/1") else {
+        return false;
+    };
+    if link.as_os_str() != "/dev/null" {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    // `flags:\t0100002`, in octal; the access mode is the low two bits.
+    info.lines()
+        .find_map(|line| line.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        .is_some_and(|flags| flags & 0o3 == 0o2)
+}
+
 /// Writes `text` to standard output. A closed pipe (`noisefield stats | head
 /// -1`) is not a failure: the reader took what it wanted, so the command
-/// ends quietly with exit code 0.
+/// ends quietly with exit code 0. Standard output closed from the start
+/// (`>&-`) is: nothing could be written (exit code 1).
 pub fn print_out(text: &str) -> Result<(), Failure> {
     use std::io::Write;
+    if stdout_closed() {
+        return Err(Failure::Io(
+            "cannot write to standard output: it is closed".into(),
+        ));
+    }
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {

@@ -8,6 +8,11 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // Clap prints its own usage errors and exits with code 2.
     let cli = Cli::parse();
+    // Ctrl-C, `kill` and a closed terminal remove the temporary output file.
+    if let Err(e) = noisefield_cli::interrupt::install() {
+        eprintln!("error: cannot install the signal handlers: {e}");
+        return ExitCode::from(1);
+    }
     match noisefield_cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {

@@ -19,13 +19,14 @@
 
 use crate::Failure;
 use crate::field::BAND_SAMPLES;
+use crate::interrupt::Pending;
 use crate::palette::{Palette, Scale};
 use clap::ValueEnum;
 use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use tempfile::NamedTempFile;
+use tempfile::TempPath;
 
 /// The longest file name (one path component) accepted, in bytes: `NAME_MAX`
 /// of Linux and macOS file systems.
@@ -120,6 +121,83 @@ impl Format {
     }
 }
 
+/// Refuses a file whose name asks for another kind of data than `kind`
+/// (the extensions in `extensions`, lowercase, the first one named in the
+/// message), as `render` refuses `--format npy -o a.png`: every
+/// subcommand's outputs follow one rule. Standard output, devices and FIFOs
+/// have no extension to contradict.
+pub fn check_name(
+    path: &Path,
+    target: &Target,
+    option: &str,
+    kind: &str,
+    extensions: &[&str],
+) -> Result<(), Failure> {
+    if target.is_stream() {
+        return Ok(());
+    }
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if ext.as_deref().is_some_and(|e| extensions.contains(&e)) {
+        return Ok(());
+    }
+    let asks = match &ext {
+        Some(e) => format!("the extension .{e} does not name {kind}"),
+        None => "the name has no extension".to_string(),
+    };
+    Err(refuse(
+        path,
+        format!(
+            "{option} writes {kind}, and {asks}: name it .{}",
+            extensions.join(" or .")
+        ),
+    ))
+}
+
+/// Refuses two outputs of one command that are the same file (`stats
+/// --plot x.png --csv x.png`): the second would overwrite the first.
+pub fn check_distinct(outputs: &[(&str, &Path, &Target)]) -> Result<(), Failure> {
+    for (i, (a_option, a_path, a)) in outputs.iter().enumerate() {
+        for (b_option, b_path, b) in &outputs[i + 1..] {
+            let same = match (a, b) {
+                (Target::File(x), Target::File(y)) | (Target::Stream(x), Target::Stream(y)) => {
+                    x == y || same_file(x, y)
+                }
+                (Target::Stdout, Target::Stdout) => true,
+                _ => false,
+            };
+            if same {
+                return Err(Failure::usage(format!(
+                    "{a_option} {} and {b_option} {} are the same file: give each its own",
+                    a_path.display(),
+                    b_path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether two paths name one existing file (hard links, `./x` and `x`).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (fs::metadata(a), fs::metadata(b)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
+    }
+    // New files: the same path once the directory is resolved.
+    let resolved = |p: &Path| {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+        let dir = fs::canonicalize(dir.unwrap_or(Path::new("."))).ok()?;
+        Some(dir.join(p.file_name()?))
+    };
+    matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// What an output path names, once checked ([`Target::check`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
@@ -132,6 +210,22 @@ pub enum Target {
     File(PathBuf),
 }
 
+/// Whether `path` names this process's standard output (`/dev/stdout`,
+/// `/dev/fd/1`, `/proc/self/fd/1`) and it is a pipe, a socket or closed:
+/// then it is written as `-` is (the summary goes to stderr, a closed one is
+/// an error, a socket cannot be opened by name). Into a regular file or a
+/// terminal it is the path it names, as before.
+fn names_stdout(path: &Path) -> bool {
+    let names = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+    if !names.iter().any(|n| path.as_os_str() == *n) {
+        return false;
+    }
+    if crate::stdout_closed() {
+        return true;
+    }
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !io::stdout().is_terminal())
+}
+
 /// A usage error about output `shown`.
 fn refuse(shown: &Path, why: impl std::fmt::Display) -> Failure {
     Failure::usage(format!("cannot write {}: {why}", shown.display()))
@@ -142,7 +236,13 @@ impl Target {
     /// nothing: an existing file is opened for writing (not truncated) only
     /// to learn whether the user may write it.
     pub fn check(path: &Path) -> Result<Target, Failure> {
-        if path.as_os_str() == "-" {
+        if path.as_os_str() == "-" || names_stdout(path) {
+            if crate::stdout_closed() {
+                return Err(Failure::Io(format!(
+                    "cannot write {}: standard output is closed",
+                    path.display()
+                )));
+            }
             if io::stdout().is_terminal() {
                 return Err(refuse(
                     path,
@@ -175,6 +275,15 @@ impl Target {
                 Ok(real) => {
                     let meta = fs::metadata(&real).map_err(|e| refuse(path, e))?;
                     (real, Some(meta))
+                }
+                // A link the kernel follows to a file that has no name:
+                // `/dev/stdout` or `/proc/self/fd/1` to a pipe. Written
+                // through the link, as a FIFO (or refused, if not a stream).
+                Err(e)
+                    if e.kind() == io::ErrorKind::NotFound
+                        && let Ok(meta) = fs::metadata(path) =>
+                {
+                    (path.to_path_buf(), Some(meta))
                 }
                 // A link to a file yet to be written: that file is created.
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -280,8 +389,11 @@ impl Target {
 
 /// How an [`Output`] reaches its target.
 enum Sink {
-    /// A temporary file, renamed to the path by [`Output::commit`].
-    Atomic(BufWriter<NamedTempFile>, PathBuf),
+    /// A temporary file, renamed to the path by [`Output::commit`]: written
+    /// through the file itself (its errors name no temporary path), removed
+    /// when its [`TempPath`] is dropped, and registered for removal on a
+    /// signal ([`Pending`]) until then.
+    Atomic(BufWriter<fs::File>, TempPath, Pending, PathBuf),
     /// Standard output, a device or a FIFO.
     Direct(BufWriter<Box<dyn Write>>),
     /// A stream for a format that seeks: written to an unnamed temporary
@@ -347,7 +459,14 @@ impl Output {
                         _ => Failure::Io(why),
                     }
                 })?;
-                Sink::Atomic(BufWriter::with_capacity(1 << 20, temp), real.clone())
+                let pending = Pending::new(temp.path());
+                let (file, temp) = temp.into_parts();
+                Sink::Atomic(
+                    BufWriter::with_capacity(1 << 20, file),
+                    temp,
+                    pending,
+                    real.clone(),
+                )
             }
         };
         if let (true, Sink::Direct(_)) = (seeks, &sink) {
@@ -372,13 +491,16 @@ impl Output {
             Failure::Io(format!("cannot write {}: {e}", shown.display()))
         };
         match self.sink {
-            Sink::Atomic(file, real) => {
-                let temp = match file.into_inner() {
-                    Ok(temp) => temp,
+            Sink::Atomic(file, temp, pending, real) => {
+                let file = match file.into_inner() {
+                    Ok(file) => file,
                     Err(e) => return Err(failed(e.error())),
                 };
-                temp.as_file().sync_all().map_err(|e| failed(&e))?;
-                temp.persist(&real).map_err(|e| failed(&e.error))?;
+                keep_owner_and_mode(&file, &real);
+                file.sync_all().map_err(|e| failed(&e))?;
+                pending
+                    .persist(|| temp.persist(&real))
+                    .map_err(|e| failed(&e.error))?;
             }
             Sink::Direct(mut stream) => stream.flush().map_err(|e| failed(&e))?,
             Sink::Spool(spool, mut stream) => {
@@ -405,7 +527,7 @@ impl Output {
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.sink {
-            Sink::Atomic(file, _) => file.write(buf),
+            Sink::Atomic(file, ..) => file.write(buf),
             Sink::Direct(stream) => stream.write(buf),
             Sink::Spool(spool, _) => spool.write(buf),
         }
@@ -413,18 +535,37 @@ impl Write for Output {
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.sink {
-            Sink::Atomic(file, _) => file.flush(),
+            Sink::Atomic(file, ..) => file.flush(),
             Sink::Direct(stream) => stream.flush(),
             Sink::Spool(spool, _) => spool.flush(),
         }
     }
 }
 
+/// A file that replaces `real` keeps its permission bits, and its owner
+/// and group where this process may set them (as root, or a group the user
+/// is in); a new file keeps the mode it was created with (0666 less the
+/// umask). Best effort: a file that cannot take them is still written.
+fn keep_owner_and_mode(file: &fs::File, real: &Path) {
+    let Ok(old) = fs::metadata(real) else {
+        return;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // Owner first: changing it may clear the set-id bits set below.
+        if std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid())).is_err() {
+            let _ = std::os::unix::fs::fchown(file, None, Some(old.gid()));
+        }
+    }
+    let _ = file.set_permissions(old.permissions());
+}
+
 /// Files and spools seek; a stream opened without spooling does not.
 impl Seek for Output {
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
         match &mut self.sink {
-            Sink::Atomic(file, _) => file.seek(to),
+            Sink::Atomic(file, ..) => file.seek(to),
             Sink::Spool(spool, _) => spool.seek(to),
             Sink::Direct(_) => Err(io::Error::new(
                 io::ErrorKind::Unsupported,

@@ -276,7 +276,8 @@ fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource,
     {
         return Err(Failure::usage(format!(
             "{name} applies to fractal sources (fbm, ridged, billow, turbulence, marble), \
-             and --source {recipe} has none"
+             and --source {} has none",
+            shortened(recipe)
         )));
     }
     let marble_options = [("--stripes", args.stripes), ("--power", args.power)];
@@ -284,7 +285,8 @@ fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource,
         && !recipe.contains("marble")
     {
         return Err(Failure::usage(format!(
-            "{name} applies to marble, and --source {recipe} has none"
+            "{name} applies to marble, and --source {} has none",
+            shortened(recipe)
         )));
     }
     let defaults = RecipeDefaults {
@@ -298,13 +300,26 @@ fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource,
         stripes: args.stripes,
         power: args.power,
     };
-    let mut graph = recipe
-        .source_with(&defaults)
-        .map_err(|e| Failure::usage(format!("--source {recipe}: {e}")))?;
+    let mut graph = recipe.source_with(&defaults).map_err(|e| {
+        // Positions refer to the recipe as printed.
+        let excerpt = e.excerpt(&recipe.to_string()).replace('\n', "\n  ");
+        Failure::usage(format!("--source: {e}\n  {excerpt}"))
+    })?;
     if let Some(level) = args.level {
         graph = graph.with_level(level)?;
     }
     Ok(AnySource::Graph(graph))
+}
+
+/// A recipe for a message: as printed, cut to its first
+/// [`noisefield::EXCERPT_CHARS`] characters (a recipe read from a file may
+/// be megabytes long).
+fn shortened(recipe: &noisefield::Recipe) -> String {
+    let text = recipe.to_string();
+    match text.char_indices().nth(noisefield::EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
 }
 
 impl SourceKind {

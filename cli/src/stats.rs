@@ -12,7 +12,7 @@
 use crate::Failure;
 use crate::args::StatsArgs;
 use crate::field::Field;
-use crate::output::{Output, Target};
+use crate::output::{Output, Target, check_distinct, check_name};
 use crate::progress::Progress;
 use std::io::Write;
 use std::path::PathBuf;
@@ -104,7 +104,12 @@ impl Histogram {
 pub fn run(args: StatsArgs) -> Result<(), Failure> {
     let field = Field::from_args(&args.field)?;
     // The files are checked and opened before any work.
-    let open = |path: &Option<PathBuf>, option: &str| -> Result<Option<Output>, Failure> {
+    if crate::stdout_closed() {
+        return Err(Failure::Io(
+            "cannot write the report: standard output is closed".into(),
+        ));
+    }
+    let check = |path: &Option<PathBuf>, option: &str| -> Result<Option<Target>, Failure> {
         let Some(path) = path else { return Ok(None) };
         let target = Target::check(path)?;
         if target.is_stdout() {
@@ -112,10 +117,27 @@ pub fn run(args: StatsArgs) -> Result<(), Failure> {
                 "{option} - : standard output carries the report; give a file name"
             )));
         }
-        Output::open(path, &target).map(Some)
+        Ok(Some(target))
     };
-    let plot_file = open(&args.plot, "--plot")?;
-    let csv_file = open(&args.csv, "--csv")?;
+    let plot_target = check(&args.plot, "--plot")?;
+    let csv_target = check(&args.csv, "--csv")?;
+    if let (Some(p), Some(c), Some(plot), Some(csv)) =
+        (&args.plot, &args.csv, &plot_target, &csv_target)
+    {
+        check_distinct(&[("--plot", p, plot), ("--csv", c, csv)])?;
+    }
+    if let (Some(path), Some(target)) = (&args.plot, &plot_target) {
+        check_name(path, target, "--plot", "a PNG picture", &["png"])?;
+    }
+    if let (Some(path), Some(target)) = (&args.csv, &csv_target) {
+        check_name(path, target, "--csv", "CSV text", &["csv", "txt"])?;
+    }
+    let open = |path: &Option<PathBuf>, target: Option<Target>| match (path, target) {
+        (Some(path), Some(target)) => Output::open(path, &target).map(Some),
+        _ => Ok(None),
+    };
+    let plot_file = open(&args.plot, plot_target)?;
+    let csv_file = open(&args.csv, csv_target)?;
     let all = 0..field.slabs();
     let progress = Progress::new("stats", 2 * field.rows_in(&all));
     let mut moments = Moments::new();

@@ -10,6 +10,8 @@
 //! - nothing panics; clap's refusals and the tool's are both fine;
 //! - a refused command (exit 2) leaves the scratch directory exactly as it was;
 //! - no temporary `.noisefield-*.part` file is ever left behind;
+//! - recipes come inline or from the scratch directory's files (`@FILE`);
+//!   one over the cost limit or f32's range is refused before any work;
 //! - a successful render to a new regular file leaves that file.
 //!
 //! Commands that would run long (more than 4096 samples, `bench`) are
@@ -27,14 +29,18 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-const VOCAB: [&str; 48] = [
+const VOCAB: [&str; 56] = [
     "render", "animate", "stats", "bench", "-o", "--output", "--format", "png", "png16", "npy",
     "raw", "--size", "4x4", "16x8", "3x3x3", "0x4", "--source", "ridged", "marble", "--octaves",
     "32", "-1", "--persistence", "1e30", "--range", "1e39..2e39", "-", "dir", "dir/", "file.raw",
     "ro.png", "link.png", "dangling.npy", "new.npy", "missing/x.png", "/dev/null", "/dev/full",
     "--plot", "--csv", "--rows", "0..2", "--threads", "100000", "--frames", "2", "--normalize",
-    "--period", "8",
+    "--period", "8", "@recipe.txt", "@costly.txt", "@overflow.txt", "@missing.txt", "@file.raw",
+    "x.csv", "fbm(fbm(fbm))", "4294967295",
 ];
+
+/// The words of [`VOCAB`] that read a recipe file of the scratch directory.
+const RECIPE_FILES: std::ops::Range<usize> = 48..53;
 
 /// The scratch directory, made once, and the current directory from then on.
 fn scratch() -> &'static Path {
@@ -45,6 +51,14 @@ fn scratch() -> &'static Path {
         fs::create_dir_all(dir.join("dir")).unwrap();
         fs::write(dir.join("dir/inside"), b"x").unwrap();
         fs::write(dir.join("file.raw"), b"file").unwrap();
+        // Recipe files for `--source @FILE`: a long valid one (more than an
+        // argument may hold), one over the cost limit, one over f32's range.
+        let spaces = " ".repeat(1 << 17);
+        let long = format!("{spaces}ridged(warp(perlin, value)){spaces}");
+        fs::write(dir.join("recipe.txt"), long).unwrap();
+        fs::write(dir.join("costly.txt"), "fbm(fbm(fbm(octaves=32)))").unwrap();
+        let overflow = "scale_bias(perlin, scale=3e38, bias=3e38)";
+        fs::write(dir.join("overflow.txt"), overflow).unwrap();
         fs::write(dir.join("ro.png"), b"read-only").unwrap();
         let mut perms = fs::metadata(dir.join("ro.png")).unwrap().permissions();
         perms.set_readonly(true);
@@ -110,6 +124,13 @@ fn safe(cli: &Cli, args: &[String]) -> bool {
 fuzz_target!(|data: &[u8]| {
     let dir = scratch();
     let args = args_of(data);
+    // `--source @FILE` reads while the arguments are parsed: only the
+    // scratch directory's recipe files (not `@-` or `@/dev/stdin`, which
+    // would wait for input).
+    let files = &VOCAB[RECIPE_FILES];
+    if args.iter().any(|a| a.contains('@') && !files.contains(&a.as_str())) {
+        return;
+    }
     let Ok(cli) = Cli::try_parse_from(&args) else {
         return;
     };

@@ -6,8 +6,9 @@
 
 use crate::common::levels;
 use noisefield::{
-    Billow, Blend, Combine, DynSource, Fade, Fbm, Grid2, Grid3, Level, MAX_RECIPE_DEPTH, Map,
-    Marble, Perlin, Recipe, RecipeDefaults, Ridged, Source, Turbulence, Value, Warp,
+    Billow, Blend, Combine, DynSource, EXCERPT_CHARS, Fade, Fbm, Grid2, Grid3, Level,
+    MAX_RECIPE_COST, MAX_RECIPE_DEPTH, Map, Marble, Perlin, Recipe, RecipeDefaults, Ridged, Source,
+    Turbulence, Value, Warp,
 };
 
 /// 1031 pseudo-random points in [-60, 60]³ (a tail after whole steps).
@@ -380,11 +381,148 @@ fn bad_recipes_say_where_and_what() {
         12,
         "expected an input source or a parameter",
     );
-    // Not ASCII: the column counts characters.
+    // Not ASCII: the column counts characters, and a word runs over every
+    // letter, so it is reported whole.
+    fails("fbm(perlin, é=1)", 13, "unknown parameter \"é\": fbm takes");
+    fails("pérlin", 1, "unknown source \"pérlin\"; known: perlin");
+    fails("fbm(perlin, octaves=4, ñ)", 24, "unknown source \"ñ\"");
+    fails("perlin(hash=pérmuted)", 13, "hash must be one of");
+    // Every distinct point counted, and every point given.
     fails(
-        "fbm(perlin, é=1)",
-        13,
-        "expected an input source or a parameter",
+        "terrace(perlin, points=[0, 0, 0])",
+        17,
+        "3 given, 1 distinct; at least 2 distinct points",
+    );
+    fails("terrace(perlin, points=[0.5])", 17, "1 given; at least 2");
+}
+
+#[test]
+fn recipes_that_ask_too_much_work_are_refused_with_their_cost() {
+    let fbm = |inner: &str| format!("fbm({inner}, octaves=32)");
+    // 32 and 32² lattice evaluations per sample: built, and counted.
+    let one: Recipe = fbm("perlin").parse().unwrap();
+    assert_eq!(one.cost(), 32);
+    let two: Recipe = fbm(&fbm("perlin")).parse().unwrap();
+    assert_eq!(two.cost(), 1024);
+    // 32³ and more: refused at the outermost node that goes over, with the cost.
+    let three = fbm(&fbm(&fbm("perlin")));
+    fails(
+        &three,
+        1,
+        "fbm costs 32768 lattice evaluations per sample, more than the 4096",
+    );
+    // Ten deep (10^15): refused when built, at once, the cost saturating
+    // rather than wrapping.
+    let mut deep = "perlin".to_string();
+    for _ in 0..10 {
+        deep = fbm(&deep);
+    }
+    let start = std::time::Instant::now();
+    let e = deep.parse::<Recipe>().unwrap_err();
+    assert!(e.message().contains("costs 32768"), "{e}");
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    // Operators add their inputs and 1; a warp counts its field once per
+    // axis (4) and iteration, then its source.
+    let r: Recipe = "add(perlin, abs(value))".parse().unwrap();
+    assert_eq!(r.cost(), 1 + (1 + 1) + 1);
+    let r: Recipe = "warp(fbm(octaves=3), fbm(octaves=5), iterations=8)"
+        .parse()
+        .unwrap();
+    assert_eq!(r.cost(), 8 * 4 * 5 + 3 + 1);
+    assert_eq!(MAX_RECIPE_COST, 4096);
+    // Exactly at the limit is fine; one over is not.
+    let at: Recipe = "fbm(fbm(fbm(octaves=16), octaves=16), octaves=16)"
+        .parse()
+        .unwrap();
+    assert_eq!(at.cost(), 4096);
+    fails(
+        "add(perlin, fbm(fbm(fbm(octaves=16), octaves=16), octaves=16))",
+        1,
+        "add costs 4098",
+    );
+    // The defaults count: `fbm(fbm(fbm))` is 216 with 6 octaves, 32768 with 32.
+    let r: Recipe = "fbm(fbm(fbm))".parse().unwrap();
+    assert_eq!(r.cost(), 216);
+    let many = RecipeDefaults {
+        octaves: Some(32),
+        ..RecipeDefaults::default()
+    };
+    let e = r.source_with(&many).unwrap_err();
+    assert!(e.message().contains("costs 32768"), "{e}");
+}
+
+#[test]
+fn recipes_whose_values_overflow_f32_are_refused() {
+    fails(
+        "scale_bias(perlin, scale=3e38, bias=3e38)",
+        1,
+        "beyond the f32 range",
+    );
+    fails(
+        "add(scale_bias(value, scale=2e38), scale_bias(value, scale=2e38))",
+        1,
+        "add: its values may reach",
+    );
+    fails(
+        "multiply(scale_bias(perlin, scale=1e20), scale_bias(perlin, scale=1e20))",
+        1,
+        "beyond the f32 range",
+    );
+    // Large but finite bounds are fine, and every built recipe's bounds are finite.
+    for text in [
+        "scale_bias(perlin, scale=1e38)",
+        "scale_bias(perlin, scale=1e38, bias=-1e38)",
+        "multiply(scale_bias(perlin, scale=1e19), scale_bias(perlin, scale=1e19))",
+    ] {
+        let r: Recipe = text.parse().unwrap();
+        for d in 1..=4 {
+            let (lo, hi) = r.source().bounds(d);
+            assert!(
+                lo.is_finite() && hi.is_finite(),
+                "{text} in {d}D: {lo}..{hi}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_error_shows_a_bounded_excerpt_of_a_long_recipe() {
+    // The error at the end of 130 KB of text: at most EXCERPT_CHARS of it,
+    // cut with … on either side, and the caret under the column.
+    let text = format!(
+        "scale_bias(perlin, scale=0.5{}, bias=x)",
+        "0".repeat(130_000)
+    );
+    let e = text.parse::<Recipe>().unwrap_err();
+    assert!(e.message().contains("bias must be a number"), "{e}");
+    // The message quotes a long value in part only.
+    let long = format!("scale_bias(perlin, scale=1{})", "0".repeat(130_000));
+    let m = long.parse::<Recipe>().unwrap_err().to_string();
+    assert!(m.len() < 200 && m.contains("0…"), "{m}");
+    let excerpt = e.excerpt(&text);
+    let lines: Vec<&str> = excerpt.lines().collect();
+    assert_eq!(lines.len(), 2, "{excerpt}");
+    assert!(lines[0].chars().count() <= EXCERPT_CHARS + 2, "{excerpt}");
+    assert!(
+        lines[0].starts_with('…') && lines[0].ends_with("bias=x)"),
+        "{excerpt}"
+    );
+    let caret = lines[1].chars().count() - 1;
+    assert!(lines[1].ends_with('^'));
+    assert_eq!(lines[0].chars().nth(caret), Some('x'), "{excerpt}");
+    // A short recipe is shown whole.
+    let e = "fbm(perlin, octaves=40)".parse::<Recipe>().unwrap_err();
+    assert_eq!(
+        e.excerpt("fbm(perlin, octaves=40)"),
+        "fbm(perlin, octaves=40)\n            ^"
+    );
+    // An error at the start of a long text: cut on the right only.
+    let text = format!("perlinn({})", " ".repeat(1000));
+    let e = text.parse::<Recipe>().unwrap_err();
+    let excerpt = e.excerpt(&text);
+    assert!(
+        excerpt.starts_with("perlinn(") && excerpt.contains("…\n^"),
+        "{excerpt:?}"
     );
 }
 
