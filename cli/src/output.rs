@@ -157,14 +157,13 @@ pub fn check_name(
 }
 
 /// Refuses two outputs of one command that are the same file (`stats
-/// --plot x.png --csv x.png`): the second would overwrite the first.
+/// --plot x.png --csv x.png`): the second would replace the first. (Two
+/// streams, such as `/dev/null` twice, are written side by side.)
 pub fn check_distinct(outputs: &[(&str, &Path, &Target)]) -> Result<(), Failure> {
     for (i, (a_option, a_path, a)) in outputs.iter().enumerate() {
         for (b_option, b_path, b) in &outputs[i + 1..] {
             let same = match (a, b) {
-                (Target::File(x), Target::File(y)) | (Target::Stream(x), Target::Stream(y)) => {
-                    x == y || same_file(x, y)
-                }
+                (Target::File(x), Target::File(y)) => x == y || same_file(x, y),
                 (Target::Stdout, Target::Stdout) => true,
                 _ => false,
             };

@@ -419,3 +419,46 @@ fn messages_say_what_is_wrong() {
     );
     refused(dir.path(), &words("animate --frames 100001"), "100000");
 }
+
+/// Very wide fields (rows wider than a window, or than a band): the same
+/// bits as the library's grid fill.
+#[test]
+fn very_wide_fields_are_the_librarys_grid_bit_for_bit() {
+    use noisefield::{Fbm, Grid2, Grid3, Perlin};
+    let dir = temp_dir();
+    let fbm = Fbm::new(Perlin::new(0));
+    let step = 1.0 / 128.0;
+    // Wider than a band (2^20 samples), a few rows wider than a window
+    // (2^14), and many rows wider than a window.
+    for [nx, ny] in [[(1 << 20) + 3, 2], [40_000, 3], [17_000, 70]] {
+        let line = format!("render --size {nx}x{ny} --format raw -o -");
+        let out = run_in(dir.path(), &words(&line));
+        assert!(out.status.success(), "{line}: {}", stderr(&out));
+        let mut want = vec![0.0f32; nx * ny];
+        fbm.fill_grid2(&Grid2::new([0.0; 2], [step; 2], [nx, ny]), &mut want)
+            .unwrap();
+        let got: Vec<f32> = out
+            .stdout
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        assert_eq!(got.len(), want.len(), "{line}");
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g.to_bits(), w.to_bits(), "{line}: sample {i}");
+        }
+    }
+    let [nx, ny, nz] = [20_000, 2, 3];
+    let line = format!("render --size {nx}x{ny}x{nz} --origin 5,-3,0.5 --format raw -o -");
+    let out = run_in(dir.path(), &words(&line));
+    assert!(out.status.success(), "{line}: {}", stderr(&out));
+    let mut want = vec![0.0f32; nx * ny * nz];
+    let grid = Grid3::new([5.0, -3.0, 0.5], [step; 3], [nx, ny, nz]);
+    fbm.fill_grid3(&grid, &mut want).unwrap();
+    let got: Vec<u32> = out
+        .stdout
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let want: Vec<u32> = want.iter().map(|v| v.to_bits()).collect();
+    assert!(got == want, "{line}: other bits");
+}

@@ -16,7 +16,10 @@ Sources: :class:`Perlin`, :class:`Value` (lattice noises) and the fractals
 :class:`Fbm`, :class:`Billow`, :class:`Ridged`, :class:`Turbulence`,
 :class:`Marble` over either. Objects are immutable; ``with_*`` methods return
 new ones. Bad arguments raise ``ValueError`` (the library's own message) or
-``TypeError`` before any work. Every computation releases the GIL.
+``TypeError`` before any work (an output too large to allocate is a
+``ValueError`` too). Every computation releases the GIL; on the main thread
+Ctrl-C (``KeyboardInterrupt``) stops a long one within a fraction of a
+second, leaving a given ``out`` partly written.
 
 Axis orders: point functions take coordinates ``x, y, z, w`` (as the Rust
 ``noise3(x, y, z)``) and ``with_period`` takes periods ``x`` first; grids
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import numbers
 import operator
+import sys
 from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -72,10 +76,28 @@ def _int_in(name: str, value: object, lo: int, hi: int, what: str) -> int:
 
 
 def _real(name: str, value: object) -> float:
-    """``value`` as a Python float, or a TypeError naming ``name``."""
+    """``value`` as a Python float, or a TypeError/ValueError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, not {type(value).__name__}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} is too large for a float") from None
+
+
+def _empty(shape: tuple, count: int = 1) -> list:
+    """``count`` new float32 arrays of ``shape``; a ValueError, not a
+    MemoryError, when they cannot all be allocated."""
+    nbytes = 4 * count
+    for n in shape:
+        nbytes *= n
+    if nbytes > sys.maxsize:
+        raise ValueError(f"an output of shape {tuple(shape)} ({nbytes} bytes) is too large to allocate")
+    try:
+        return [np.empty(shape, dtype=np.float32) for _ in range(count)]
+    except MemoryError:
+        raise ValueError(f"an output of shape {tuple(shape)} ({nbytes} bytes) does not fit in "
+                         "memory; compute it in windows (window=, noisefield.dask)") from None
 
 
 def _threads(threads: Optional[int]) -> Optional[int]:
@@ -101,6 +123,9 @@ class Source:
 
     _core: _noisefield.Core
     _params: dict
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise TypeError(f"{type(self).__name__} is not made directly: use Perlin, Value or a fractal")
 
     # -- identity ---------------------------------------------------------
 
@@ -223,7 +248,7 @@ class Source:
         threads = _threads(threads)
         shape, origin, step, offset, size = self._grid_args(shape, origin, step, window)
         if out is None:
-            out = np.empty(size, dtype=np.float32)
+            (out,) = _empty(size)
         else:
             _check_out(out, tuple(size))
         self._core.fill_grid(list(shape), origin, step, offset, size, out, threads)
@@ -238,9 +263,11 @@ class Differentiable(Source):
     def _points_grad(self, coords: tuple, threads: Optional[int]):
         threads = _threads(threads)
         arrays, shape = _coordinates(coords, np.float32)
-        arrays = [np.ascontiguousarray(np.broadcast_to(a, shape)) for a in arrays]
-        out = np.empty(shape, dtype=np.float32)
-        grads = [np.empty(shape, dtype=np.float32) for _ in arrays]
+        out, *grads = _empty(shape, 1 + len(arrays))
+        try:
+            arrays = [np.ascontiguousarray(np.broadcast_to(a, shape)) for a in arrays]
+        except MemoryError:
+            raise ValueError(f"coordinates of shape {shape} do not fit in memory") from None
         self._core.fill_grad(arrays, out, grads, threads)
         if out.ndim == 0:
             return out[()], tuple(g[()] for g in grads)
@@ -276,8 +303,7 @@ class Differentiable(Source):
         point path computes it."""
         threads = _threads(threads)
         shape, origin, step, offset, size = self._grid_args(shape, origin, step, window)
-        out = np.empty(size, dtype=np.float32)
-        grads = [np.empty(size, dtype=np.float32) for _ in size]
+        out, *grads = _empty(size, 1 + len(size))
         self._core.fill_grid_grad(list(shape), origin, step, offset, size, out, grads, threads)
         return out, tuple(grads)
 
@@ -518,10 +544,15 @@ def _coordinates(coords: tuple, dtype=None):
         if a.dtype.kind not in "fiub":
             raise TypeError(f"coordinates must be real numbers, got an array of dtype {a.dtype}")
         kinds.append(a.dtype)
-    if dtype is None:
-        common = np.result_type(*kinds, np.float32)
-        dtype = np.float32 if common == np.float32 else np.float64
-    arrays = [np.asarray(c, dtype=dtype) for c in coords]
+    try:
+        if dtype is None:
+            common = np.result_type(*kinds, np.float32)
+            dtype = np.float32 if common == np.float32 else np.float64
+        arrays = [np.asarray(c, dtype=dtype) for c in coords]
+    except OverflowError:
+        raise ValueError("a coordinate is too large for a float") from None
+    if any(a.ndim > 32 for a in arrays):
+        raise ValueError("coordinate arrays have at most 32 axes (numpy's broadcasting limit)")
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     return arrays, shape
 
@@ -537,7 +568,7 @@ def _check_out(out: object, shape: tuple) -> None:
 
 def _output(out, shape: tuple, arrays: list) -> np.ndarray:
     if out is None:
-        return np.empty(shape, dtype=np.float32)
+        return _empty(shape)[0]
     _check_out(out, shape)
     if any(np.may_share_memory(out, a) for a in arrays):
         raise ValueError("out overlaps a coordinate array; give a separate array")
@@ -559,7 +590,7 @@ def _shape(shape) -> Tuple[int, ...]:
 
 def _per_axis(name: str, value, ndim: int) -> list:
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return [float(value)] * ndim
+        return [_real(name, value)] * ndim
     try:
         values = [_real(name, v) for v in value]
     except TypeError:

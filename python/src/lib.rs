@@ -12,12 +12,22 @@
 //!     coords: 1..=4 arrays, all float32 or all float64, each broadcastable to out.shape
 //!     all contiguous with out's shape  -> the library's fillD / fillD_f64 on the slices
 //!     otherwise                        -> blocks of BLOCK points gathered in C order, then the same
-//!     GIL released; on the rayon pool in pieces of CHUNK points unless threads == 1
+//!     GIL released; on the rayon pool in pieces of CHUNK points unless threads == 1,
+//!     else in blocks of POINT_BLOCK points
 //! Core.fill_grid(shape, origin, step, offset, size, out, threads):
 //!     numpy axis order in, the library's x-first Grid out; the block `offset, size` of it
 //!     as Grid::window (global sample indices), filled in windows of at most
-//!     WINDOW samples per axis, each contiguous in `out`
+//!     WINDOW samples per axis and BLOCK_TIME of work, each contiguous in `out`
 //! ```
+//!
+//! Ctrl-C: Python's SIGINT handler only notes the signal; `KeyboardInterrupt`
+//! is raised when the main thread next runs `PyErr_CheckSignals`. A long call
+//! is cut into blocks (any split gives the same bits: points are computed
+//! one by one, and windows of a grid join bit for bit), and on the main
+//! thread it attaches to the interpreter every [`CHECK_EVERY`] to run that
+//! check: between its blocks on one thread, or from the waiting caller while
+//! the rayon workers fill them. Once the check raises, no further block
+//! starts and the call returns the error ([`run_jobs`]).
 //!
 //! Every library error becomes a `ValueError` with the library's message;
 //! arguments of the wrong kind are `TypeError`s. Nothing here panics on any
@@ -33,8 +43,9 @@ use numpy::{Element, PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArrayMeth
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Points per piece of a parallel point fill: 16 Ki points, 64 KiB of
 /// output, enough work per task to hide rayon's overhead.
@@ -44,6 +55,32 @@ const CHUNK: usize = 1 << 14;
 /// points, so the gathered copies stay small (0.5 MiB per axis in float64)
 /// whatever the broadcast shape.
 const BLOCK: usize = 1 << 16;
+
+/// Points per block of a point fill on one thread, between two looks for
+/// Ctrl-C: 32 Ki points, a millisecond of work for most sources, under
+/// 0.1 s for the slowest (32 octaves in 4D at the scalar level).
+const POINT_BLOCK: usize = 1 << 15;
+
+/// One thread's work in the first window of a grid fill, estimated before
+/// it is timed ([`Core::first_window`]); a grid estimated under it runs as
+/// one call, as before Ctrl-C was looked for.
+const FIRST_TIME: Duration = Duration::from_millis(50);
+
+/// One thread's work per window of a grid fill after the first, at the
+/// rate the first one took: short for a prompt Ctrl-C, long enough that
+/// the library's preparation of each window (per sample of x and octave,
+/// some 13 ns each at any level) stays under 1 % of it.
+const BLOCK_TIME: Duration = Duration::from_millis(40);
+
+/// The fewest samples per window after the first (where rows allow).
+const MIN_WINDOW: usize = 1 << 10;
+
+/// A window size beyond any grid that fits in memory (no overflow when
+/// [`next_window`] multiplies it by [`WINDOW`]).
+const UNBOUNDED: usize = 1 << 40;
+
+/// How often a call on the main thread looks for Ctrl-C (at most).
+const CHECK_EVERY: Duration = Duration::from_millis(20);
 
 /// The widest window of a grid filled at once: 2^14 samples per axis, as
 /// the command line's bands. The library keeps data per sample of each axis
@@ -299,30 +336,168 @@ impl Workers {
             Workers::Pool(pool) => pool.install(|| f(true)),
         }
     }
+
+    /// Whether these workers are more than the calling thread.
+    fn parallel(&self) -> bool {
+        !matches!(self, Workers::One)
+    }
+
+    /// How many threads these workers are.
+    fn threads(&self) -> usize {
+        match self {
+            Workers::One => 1,
+            Workers::Global => rayon::current_num_threads(),
+            Workers::Pool(pool) => pool.current_num_threads(),
+        }
+    }
+
+    /// `op` on the calling thread, with a scope whose spawned jobs run on
+    /// these workers' pool.
+    fn in_place_scope<'s, R>(&self, op: impl FnOnce(&rayon::Scope<'s>) -> R) -> R {
+        match self {
+            Workers::Pool(pool) => pool.in_place_scope(op),
+            _ => rayon::in_place_scope(op),
+        }
+    }
 }
 
-/// Points `out[i] = source(coords[..][i])` on `parallel` workers, in pieces
-/// of [`CHUNK`] points (every point is computed alone, so the split changes
-/// no bit).
+/// Where a call looks for Ctrl-C (see the module docs).
+#[derive(Clone, Copy)]
+struct Watch {
+    /// Whether the call runs on Python's main thread, the only one whose
+    /// signal check sees signals: elsewhere the call never attaches.
+    main: bool,
+}
+
+impl Watch {
+    /// The watch of a call with `work` points or samples: calls of up to
+    /// one block never look.
+    fn new(py: Python<'_>, work: usize) -> Watch {
+        Watch {
+            main: work > CHUNK && on_main_thread(py),
+        }
+    }
+
+    /// A watch that never looks.
+    const NONE: Watch = Watch { main: false };
+
+    /// Runs the interpreter's signal handlers (briefly attached): `Err`
+    /// (`KeyboardInterrupt` for Ctrl-C) if one raised.
+    fn check(self) -> PyResult<()> {
+        if self.main {
+            Python::attach(|py| py.check_signals())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Whether this is Python's main thread (`threading.main_thread()`); true
+/// if that cannot be told (a check there costs only a brief attach).
+fn on_main_thread(py: Python<'_>) -> bool {
+    let main = || -> PyResult<bool> {
+        let threading = py.import("threading")?;
+        let main = threading.call_method0("main_thread")?.getattr("ident")?;
+        main.eq(threading.call_method0("get_ident")?)
+    };
+    main().unwrap_or(true)
+}
+
+/// Runs `one(job, parallel)` for every job, looking for Ctrl-C between
+/// them ([`Watch`]): a lone job runs on `workers` (`parallel` says whether
+/// it may use them); several run one after another on one thread, or as
+/// rayon tasks while the calling thread waits and looks. After a look
+/// raises, no further job starts and its error is returned.
+fn run_jobs<J: Send>(
+    jobs: Vec<J>,
+    workers: &Workers,
+    watch: Watch,
+    one: impl Fn(J, bool) -> Result<(), Error> + Sync,
+) -> PyResult<()> {
+    if jobs.len() <= 1 {
+        return match jobs.into_iter().next() {
+            Some(job) => workers.run(|par| one(job, par)).map_err(value_error),
+            None => Ok(()),
+        };
+    }
+    if !workers.parallel() {
+        let mut looked = Instant::now();
+        for job in jobs {
+            one(job, false).map_err(value_error)?;
+            if watch.main && looked.elapsed() >= CHECK_EVERY {
+                watch.check()?;
+                looked = Instant::now();
+            }
+        }
+        return Ok(());
+    }
+    let stop = AtomicBool::new(false);
+    let work = || {
+        jobs.into_par_iter().try_for_each(|job| {
+            if stop.load(Ordering::Relaxed) {
+                Ok(())
+            } else {
+                one(job, true)
+            }
+        })
+    };
+    if !watch.main {
+        return workers.run(|_| work()).map_err(value_error);
+    }
+    let done = AtomicBool::new(false);
+    let caller = std::thread::current();
+    let mut outcome = None;
+    let mut interrupted = None;
+    workers.in_place_scope(|scope| {
+        let (done, caller, outcome) = (&done, &caller, &mut outcome);
+        scope.spawn(move |_| {
+            *outcome = Some(work());
+            done.store(true, Ordering::Release);
+            caller.unpark();
+        });
+        while !done.load(Ordering::Acquire) {
+            std::thread::park_timeout(CHECK_EVERY);
+            if interrupted.is_none()
+                && let Err(e) = watch.check()
+            {
+                stop.store(true, Ordering::Relaxed);
+                interrupted = Some(e);
+            }
+        }
+    });
+    match interrupted {
+        Some(e) => Err(e),
+        None => outcome.unwrap_or(Ok(())).map_err(value_error),
+    }
+}
+
+/// Points `out[i] = source(coords[..][i])` on `workers`, in pieces of
+/// [`CHUNK`] points in parallel, [`POINT_BLOCK`] on one thread (every point
+/// is computed alone, so the split changes no bit), looking for Ctrl-C
+/// between them.
 fn fill_slices<S: Source, T: Coordinate, const D: usize>(
     s: &S,
     coords: [&[T]; D],
     out: &mut [f32],
-    parallel: bool,
-) -> Result<(), Error>
+    workers: &Workers,
+    watch: Watch,
+) -> PyResult<()>
 where
     Dims: Dim<D>,
 {
-    if !parallel || out.len() <= CHUNK {
-        return T::fill(s, coords, out);
+    if !workers.parallel() && !watch.main {
+        return T::fill(s, coords, out).map_err(value_error);
     }
-    out.par_chunks_mut(CHUNK)
-        .enumerate()
-        .try_for_each(|(k, out)| {
-            let start = k * CHUNK;
-            let piece = coords.map(|c| &c[start..start + out.len()]);
-            T::fill(s, piece, out)
-        })
+    let size = if workers.parallel() {
+        CHUNK
+    } else {
+        POINT_BLOCK
+    };
+    let jobs: Vec<_> = out.chunks_mut(size).enumerate().collect();
+    run_jobs(jobs, workers, watch, |(k, out), _| {
+        let start = k * size;
+        T::fill(s, coords.map(|c| &c[start..start + out.len()]), out)
+    })
 }
 
 /// The views of `coords`, each broadcast to `shape`.
@@ -353,6 +528,7 @@ fn fill_points<S: Source, T: Coordinate, const D: usize>(
     shape: &[usize],
     out: &mut [f32],
     workers: &Workers,
+    watch: Watch,
 ) -> PyResult<()>
 where
     Dims: Dim<D>,
@@ -362,10 +538,9 @@ where
     if let Some(slices) = slices
         && let Ok(slices) = <[&[T]; D]>::try_from(slices)
     {
-        return workers
-            .run(|par| fill_slices(s, slices, out, par))
-            .map_err(value_error);
+        return fill_slices(s, slices, out, workers, watch);
     }
+    let mut looked = Instant::now();
     let mut iters: Vec<_> = views.iter().map(|v| v.iter()).collect();
     let mut buffers: [Vec<T>; D] =
         std::array::from_fn(|_| vec![T::default(); BLOCK.min(out.len())]);
@@ -376,9 +551,11 @@ where
             }
         }
         let block: [&[T]; D] = std::array::from_fn(|a| &buffers[a][..out.len()]);
-        workers
-            .run(|par| fill_slices(s, block, out, par))
-            .map_err(value_error)?;
+        fill_slices(s, block, out, workers, Watch::NONE)?;
+        if watch.main && looked.elapsed() >= CHECK_EVERY {
+            watch.check()?;
+            looked = Instant::now();
+        }
     }
     Ok(())
 }
@@ -404,35 +581,6 @@ fn grid_window<const D: usize>(
     Ok(window)
 }
 
-/// The windows of a grid of `size` (x first) that are filled one at a time,
-/// as `(offset, size)`, in output order: each is contiguous in the output
-/// and at most [`WINDOW`] samples along every axis. Axes below the first
-/// axis longer than `WINDOW` are whole, that axis is cut into pieces of
-/// `WINDOW`, and the axes above it one sample at a time.
-fn windows<const D: usize>(size: [usize; D]) -> Vec<Window<D>> {
-    let cut = (0..D).find(|&a| size[a] > WINDOW).unwrap_or(D - 1);
-    let mut list = Vec::new();
-    // Indices on the axes above `cut`, the last axis slowest.
-    let outer: usize = size[cut + 1..].iter().product();
-    for mut k in 0..outer {
-        let mut offset = [0usize; D];
-        for a in cut + 1..D {
-            offset[a] = k % size[a];
-            k /= size[a];
-        }
-        let mut start = 0;
-        while start < size[cut] {
-            let mut window = size;
-            window[cut] = WINDOW.min(size[cut] - start);
-            window[cut + 1..].fill(1);
-            offset[cut] = start;
-            list.push((offset, window));
-            start += window[cut];
-        }
-    }
-    list
-}
-
 /// A window of a grid, `(offset, size)` with x first.
 type Window<const D: usize> = ([usize; D], [usize; D]);
 
@@ -441,82 +589,167 @@ fn samples<const D: usize>(size: &[usize; D]) -> usize {
     size.iter().product()
 }
 
-/// `out` cut into consecutive pieces of `lengths` (which sum to its length).
-fn split<'a>(mut out: &'a mut [f32], lengths: &[usize]) -> Vec<&'a mut [f32]> {
-    let mut pieces = Vec::with_capacity(lengths.len());
-    for &n in lengths {
-        let (piece, rest) = std::mem::take(&mut out).split_at_mut(n);
-        pieces.push(piece);
-        out = rest;
+/// The next window of a grid of `size` (x first) to fill, from the sample
+/// `at` (the first one not yet filled, output order): contiguous in the
+/// output, at most [`WINDOW`] samples along every axis and, where whole
+/// rows allow, at most `target` samples (at least one). Axes below `cut`
+/// are whole (at most `target` samples together), `cut` is cut in a piece,
+/// and the axes above it are one sample each.
+fn next_window<const D: usize>(size: [usize; D], at: [usize; D], target: usize) -> Window<D> {
+    let (mut cut, mut inner) = (0, 1usize);
+    // `inner * size[cut]` is at most `target * WINDOW`: no overflow.
+    while cut + 1 < D && at[cut] == 0 && size[cut] <= WINDOW && inner * size[cut] <= target {
+        inner *= size[cut];
+        cut += 1;
     }
-    pieces
+    let mut window = size;
+    window[cut] = (target / inner).clamp(1, WINDOW).min(size[cut] - at[cut]);
+    window[cut + 1..].fill(1);
+    (at, window)
 }
 
-/// Fills `out` with `s` over `grid`, window by window ([`windows`]).
+/// The sample after the window `(offset, size)` of [`next_window`] in
+/// output order, `None` past the end of a grid of `grid_size`.
+fn after<const D: usize>(grid_size: [usize; D], (offset, size): &Window<D>) -> Option<[usize; D]> {
+    let mut at = *offset;
+    // The lowest axis the window does not cover whole is where it advances.
+    let cut = (0..D).find(|&a| size[a] != grid_size[a]).unwrap_or(D - 1);
+    at[cut] += size[cut];
+    for a in cut..D {
+        if at[a] < grid_size[a] {
+            return Some(at);
+        }
+        at[a] = 0;
+        if a + 1 < D {
+            at[a + 1] += 1;
+        }
+    }
+    None
+}
+
+/// The outputs of a grid fill, cut window by window: the values, or the
+/// values and one derivative array per axis.
+trait Outputs: Sized + Send {
+    /// The first `n` samples of every output, and the rest.
+    fn split(self, n: usize) -> (Self, Self);
+}
+
+impl Outputs for &mut [f32] {
+    fn split(self, n: usize) -> (Self, Self) {
+        self.split_at_mut(n)
+    }
+}
+
+impl Outputs for (&mut [f32], Vec<&mut [f32]>) {
+    fn split(self, n: usize) -> (Self, Self) {
+        let (head, tail) = self.0.split_at_mut(n);
+        let (heads, tails) = self.1.into_iter().map(|g| g.split_at_mut(n)).unzip();
+        ((head, heads), (tail, tails))
+    }
+}
+
+/// `grid` filled window by window by `fill(window, outputs, parallel)`,
+/// looking for Ctrl-C between windows on the main thread. The library
+/// prepares each window's rows anew (per sample of x and octave), so
+/// windows are as large as a prompt Ctrl-C allows: the first, of about
+/// `first` samples per thread, is filled and timed, and the rest are
+/// windows of [`BLOCK_TIME`] of one thread's work at that rate, filled with
+/// the workers' help. A grid that is one such window is one call on the
+/// workers. Off the main thread the windows are only cut to [`WINDOW`]
+/// samples per axis.
+fn fill_windows<const D: usize, O: Outputs>(
+    grid: &Grid<D>,
+    mut outputs: O,
+    first: usize,
+    workers: &Workers,
+    watch: Watch,
+    fill: impl Fn(&Grid<D>, O, bool) -> Result<(), Error> + Sync,
+) -> PyResult<()> {
+    let size = grid.size();
+    let mut at = Some([0; D]);
+    // Off the main thread nothing is looked for: windows as large as WINDOW allows.
+    let mut target = UNBOUNDED;
+    if watch.main {
+        // The workers' threads: windows are sized per thread, so that those
+        // in flight when a Ctrl-C comes end within about BLOCK_TIME.
+        let threads = workers.threads();
+        let window = next_window(size, [0; D], first.saturating_mul(threads));
+        at = after(size, &window);
+        if at.is_none() {
+            return workers
+                .run(|par| fill(grid, outputs, par))
+                .map_err(value_error);
+        }
+        let n = samples(&window.1);
+        let (head, rest) = outputs.split(n);
+        outputs = rest;
+        let started = Instant::now();
+        let part = grid.window(window.0, window.1).map_err(value_error)?;
+        workers
+            .run(|par| fill(&part, head, par))
+            .map_err(value_error)?;
+        let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-9) / threads as f64;
+        target =
+            (rate * BLOCK_TIME.as_secs_f64()).clamp(MIN_WINDOW as f64, UNBOUNDED as f64) as usize;
+        watch.check()?;
+    }
+    let mut jobs = Vec::new();
+    while let Some(from) = at {
+        let window = next_window(size, from, target);
+        let (head, rest) = outputs.split(samples(&window.1));
+        outputs = rest;
+        at = after(size, &window);
+        jobs.push((window, head));
+    }
+    run_jobs(jobs, workers, watch, |((offset, size), out), par| {
+        fill(&grid.window(offset, size)?, out, par)
+    })
+}
+
+/// Fills `out` with `s` over `grid` ([`fill_windows`]).
 fn fill_grid<S: Source, const D: usize>(
     s: &S,
     grid: &Grid<D>,
     out: &mut [f32],
-    parallel: bool,
-) -> Result<(), Error>
+    first: usize,
+    workers: &Workers,
+    watch: Watch,
+) -> PyResult<()>
 where
     Dims: Dim<D>,
 {
-    let list = windows(grid.size());
-    if list.len() == 1 {
-        return <Dims as Dim<D>>::grid(s, grid, out, parallel);
-    }
-    let lengths: Vec<usize> = list.iter().map(|(_, size)| samples(size)).collect();
-    let pieces = split(out, &lengths);
-    let work = list.into_iter().zip(pieces);
-    let one = |((offset, size), out): (Window<D>, &mut [f32])| {
-        let window = grid.window(offset, size)?;
-        <Dims as Dim<D>>::grid(s, &window, out, parallel)
-    };
-    if parallel {
-        work.collect::<Vec<_>>().into_par_iter().try_for_each(one)
-    } else {
-        work.into_iter().try_for_each(one)
-    }
+    fill_windows(grid, out, first, workers, watch, |window, out, par| {
+        <Dims as Dim<D>>::grid(s, window, out, par)
+    })
 }
 
-/// Fills `out` and `grads` with `s` and its derivatives over `grid`,
-/// window by window.
+/// Fills `out` and `grads` (x first) with `s` and its derivatives over
+/// `grid` ([`fill_windows`]).
 fn fill_grid_grad<S: Differentiable, const D: usize>(
     s: &S,
     grid: &Grid<D>,
     out: &mut [f32],
-    grads: [&mut [f32]; D],
-    parallel: bool,
-) -> Result<(), Error>
+    grads: Vec<&mut [f32]>,
+    first: usize,
+    workers: &Workers,
+    watch: Watch,
+) -> PyResult<()>
 where
     Dims: Dim<D>,
 {
-    let list = windows(grid.size());
-    let lengths: Vec<usize> = list.iter().map(|(_, size)| samples(size)).collect();
-    let mut grad_pieces: Vec<std::vec::IntoIter<&mut [f32]>> = grads
-        .into_iter()
-        .map(|g| split(g, &lengths).into_iter())
-        .collect();
-    let mut work = Vec::with_capacity(list.len());
-    for (window, out) in list.into_iter().zip(split(out, &lengths)) {
-        let mut g: [Option<&mut [f32]>; D] = std::array::from_fn(|_| None);
-        for (slot, pieces) in g.iter_mut().zip(grad_pieces.iter_mut()) {
-            *slot = pieces.next();
-        }
-        work.push((window, out, g));
-    }
-    let one = |((offset, size), out, g): (Window<D>, &mut [f32], [Option<&mut [f32]>; D])| {
-        let window = grid.window(offset, size)?;
-        // Every output was split by the same lengths: each has its piece.
-        let g = g.map(|piece| piece.unwrap_or_default());
-        <Dims as Dim<D>>::grid_grad(s, &window, out, g, parallel)
-    };
-    if parallel && work.len() > 1 {
-        work.into_par_iter().try_for_each(one)
-    } else {
-        work.into_iter().try_for_each(one)
-    }
+    fill_windows(
+        grid,
+        (out, grads),
+        first,
+        workers,
+        watch,
+        |window, (out, grads), par| {
+            let mut grads = grads.into_iter();
+            // One derivative array per axis: each has its piece.
+            let grads: [&mut [f32]; D] = std::array::from_fn(|_| grads.next().unwrap_or_default());
+            <Dims as Dim<D>>::grid_grad(s, window, out, grads, par)
+        },
+    )
 }
 
 /// The coordinates of a point call: all `float32` or all `float64`.
@@ -751,6 +984,37 @@ fn fractal(
     Ok(Core { source })
 }
 
+impl Core {
+    /// The samples of the first, timed window of a `dimension`-D grid fill:
+    /// [`FIRST_TIME`] of work by a generous estimate (nanoseconds per
+    /// sample and octave, measured on an AMD EPYC core and rounded up; 1D
+    /// grids are one row, all preparation). Too small a window costs speed
+    /// (each window prepares its rows anew: a grid split in two at a SIMD
+    /// level takes up to a few percent longer), too large delays a Ctrl-C.
+    fn first_window(&self, dimension: usize) -> usize {
+        let per_octave = match each_source!(&self.source, s => s.level()).name() {
+            "scalar" => [24.0, 6.0, 10.0, 48.0],
+            "portable" | "neon" => [16.0, 3.0, 6.0, 24.0],
+            _ => [16.0, 0.8, 1.2, 6.0],
+        }[dimension.clamp(1, 4) - 1];
+        let octaves = match &self.source {
+            AnySource::Perlin(_) | AnySource::Value(_) => 1,
+            AnySource::FbmP(f) => f.octave_count(),
+            AnySource::FbmV(f) => f.octave_count(),
+            AnySource::BillowP(f) => f.octave_count(),
+            AnySource::BillowV(f) => f.octave_count(),
+            AnySource::RidgedP(f) => f.octave_count(),
+            AnySource::RidgedV(f) => f.octave_count(),
+            AnySource::TurbulenceP(f) => f.octave_count(),
+            AnySource::TurbulenceV(f) => f.octave_count(),
+            AnySource::MarbleP(f) => f.octave_count(),
+            AnySource::MarbleV(f) => f.octave_count(),
+        };
+        let count = FIRST_TIME.as_nanos() as f64 / (per_octave * f64::from(octaves.max(1)));
+        (count as usize).max(1)
+    }
+}
+
 #[pymethods]
 impl Core {
     /// The SIMD level the fills run at.
@@ -792,15 +1056,16 @@ impl Core {
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("out must be a C-contiguous float32 array"))?;
         let source = &self.source;
+        let watch = Watch::new(py, out.len());
         macro_rules! go {
             ($arrays:expr) => {{
                 let views: Vec<_> = $arrays.iter().map(|a| a.as_array()).collect();
                 py.detach(|| {
                     each_source!(source, s => match views.len() {
-                        1 => fill_points::<_, _, 1>(s, &views, &shape, out, &workers),
-                        2 => fill_points::<_, _, 2>(s, &views, &shape, out, &workers),
-                        3 => fill_points::<_, _, 3>(s, &views, &shape, out, &workers),
-                        _ => fill_points::<_, _, 4>(s, &views, &shape, out, &workers),
+                        1 => fill_points::<_, _, 1>(s, &views, &shape, out, &workers, watch),
+                        2 => fill_points::<_, _, 2>(s, &views, &shape, out, &workers, watch),
+                        3 => fill_points::<_, _, 3>(s, &views, &shape, out, &workers, watch),
+                        _ => fill_points::<_, _, 4>(s, &views, &shape, out, &workers, watch),
                     })
                 })
             }};
@@ -845,28 +1110,28 @@ impl Core {
             out: &mut [f32],
             gs: Vec<&mut [f32]>,
             workers: &Workers,
-        ) -> Result<(), Error>
+            watch: Watch,
+        ) -> PyResult<()>
         where
             Dims: Dim<D>,
         {
             let xs: [&[f32]; D] = std::array::from_fn(|a| xs[a]);
-            let mut gs = gs.into_iter();
-            let gs: [&mut [f32]; D] = std::array::from_fn(|_| gs.next().unwrap_or_default());
-            workers.run(|par| {
-                if !par || out.len() <= CHUNK {
-                    return <Dims as Dim<D>>::points_grad(s, xs, out, gs);
-                }
-                let mut pieces: Vec<_> = gs.into_iter().map(|g| g.chunks_mut(CHUNK)).collect();
-                let mut work = Vec::new();
-                for (k, out) in out.chunks_mut(CHUNK).enumerate() {
-                    let g: [&mut [f32]; D] =
-                        std::array::from_fn(|a| pieces[a].next().unwrap_or_default());
-                    work.push((k * CHUNK, out, g));
-                }
-                work.into_par_iter().try_for_each(|(start, out, g)| {
-                    let piece = xs.map(|x| &x[start..start + out.len()]);
-                    <Dims as Dim<D>>::points_grad(s, piece, out, g)
-                })
+            // In pieces as `fill_slices`: every point is computed alone.
+            let size = if workers.parallel() {
+                CHUNK
+            } else {
+                POINT_BLOCK
+            };
+            let mut pieces: Vec<_> = gs.into_iter().map(|g| g.chunks_mut(size)).collect();
+            let mut work = Vec::new();
+            for (k, out) in out.chunks_mut(size).enumerate() {
+                let g: [&mut [f32]; D] =
+                    std::array::from_fn(|a| pieces[a].next().unwrap_or_default());
+                work.push((k * size, out, g));
+            }
+            run_jobs(work, workers, watch, |(start, out, g), _| {
+                let piece = xs.map(|x| &x[start..start + out.len()]);
+                <Dims as Dim<D>>::points_grad(s, piece, out, g)
             })
         }
         // Every array the length of `out`, so that each piece below exists.
@@ -876,18 +1141,16 @@ impl Core {
                 "coordinate, output and derivative arrays must all have one shape",
             ));
         }
+        let watch = Watch::new(py, n);
         let result = py.detach(|| {
             each_gradient!(source, s => match xs.len() {
-                1 => go::<_, 1>(s, xs, out, gs, &workers),
-                2 => go::<_, 2>(s, xs, out, gs, &workers),
-                3 => go::<_, 3>(s, xs, out, gs, &workers),
-                _ => go::<_, 4>(s, xs, out, gs, &workers),
+                1 => go::<_, 1>(s, xs, out, gs, &workers, watch),
+                2 => go::<_, 2>(s, xs, out, gs, &workers, watch),
+                3 => go::<_, 3>(s, xs, out, gs, &workers, watch),
+                _ => go::<_, 4>(s, xs, out, gs, &workers, watch),
             })
         });
-        match result {
-            Some(r) => r.map_err(value_error),
-            None => Err(no_gradient(source)),
-        }
+        result.unwrap_or_else(|| Err(no_gradient(source)))
     }
 
     /// Checks a grid and its window (numpy axis order); returns the
@@ -955,19 +1218,20 @@ impl Core {
             return Ok(());
         }
         let source = &self.source;
+        let watch = Watch::new(py, n);
         macro_rules! go {
             ($d:literal) => {{
                 let grid = grid_window::<$d>(&shape, &origin, &step, &offset, &size)?;
-                py.detach(|| workers.run(|par| each_source!(source, s => fill_grid(s, &grid, out, par))))
+                let first = self.first_window($d);
+                py.detach(|| each_source!(source, s => fill_grid(s, &grid, out, first, &workers, watch)))
             }};
         }
-        let result = match shape.len() {
+        match shape.len() {
             1 => go!(1),
             2 => go!(2),
             3 => go!(3),
             _ => go!(4),
-        };
-        result.map_err(value_error)
+        }
     }
 
     /// [`Core::fill_grid`] with derivatives: `grads` in numpy axis order
@@ -1018,13 +1282,15 @@ impl Core {
             return Ok(());
         }
         let source = &self.source;
+        let watch = Watch::new(py, n);
         macro_rules! go {
             ($d:literal) => {{
                 let grid = grid_window::<$d>(&shape, &origin, &step, &offset, &size)?;
-                let mut gs = gs.into_iter();
-                let gs: [&mut [f32]; $d] = std::array::from_fn(|_| gs.next().unwrap_or_default());
+                // Derivatives take the f64 point path, some 8 times the work
+                // of values per sample, with no preparation per window.
+                let first = self.first_window($d) / 8;
                 py.detach(|| {
-                    workers.run(|par| each_gradient!(source, s => fill_grid_grad(s, &grid, out, gs, par)))
+                    each_gradient!(source, s => fill_grid_grad(s, &grid, out, gs, first, &workers, watch))
                 })
             }};
         }
@@ -1034,10 +1300,7 @@ impl Core {
             3 => go!(3),
             _ => go!(4),
         };
-        match result {
-            Some(r) => r.map_err(value_error),
-            None => Err(no_gradient(source)),
-        }
+        result.unwrap_or_else(|| Err(no_gradient(source)))
     }
 }
 

@@ -385,7 +385,7 @@ fn bad_recipes_say_where_and_what() {
     // letter, so it is reported whole.
     fails("fbm(perlin, é=1)", 13, "unknown parameter \"é\": fbm takes");
     fails("pérlin", 1, "unknown source \"pérlin\"; known: perlin");
-    fails("fbm(perlin, octaves=4, ñ)", 24, "unknown source \"ñ\"");
+    fails("add(perlin, ñ)", 13, "unknown source \"ñ\"");
     fails("perlin(hash=pérmuted)", 13, "hash must be one of");
     // Every distinct point counted, and every point given.
     fails(
