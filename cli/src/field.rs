@@ -14,11 +14,15 @@
 //! ```text
 //! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time:
 //!     rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside)
-//!     wider rows: fill windows of WINDOW_WIDTH × 1 on the rayon pool
+//!     wider rows, several in the band: windows of WINDOW_WIDTH × the band's
+//!       rows (rayon tiles inside), each copied into place from a scratch window
+//!     wider rows, one (or pieces of one) in the band, or with derivatives:
+//!       windows of WINDOW_WIDTH × 1 on the rayon pool
 //!     hand the band to the writer / statistics, then reuse the buffer
 //! ```
 //!
-//! Memory: the band (4 MiB) plus, per worker thread, one window's library
+//! Memory: the band (4 MiB; twice that for rows wider than a window) plus,
+//! per worker thread, one window's library
 //! data (about 0.7 KiB per sample of width for 32 ridged octaves, so at most
 //! 12 MiB per thread), whatever the field's size.
 
@@ -228,6 +232,9 @@ impl Field {
         if width <= WINDOW_WIDTH {
             return self.fill_window(first_row, x0, [width, rows], out, true);
         }
+        if rows > 1 && out.gradient.is_none() {
+            return self.fill_tall_windows(first_row, x0, width, out.values);
+        }
         let mut pieces = Vec::new();
         let mut rest = out;
         for r in 0..rows {
@@ -243,6 +250,37 @@ impl Field {
             let w = piece.values.len();
             self.fill_window(row, x, [w, 1], piece, false)
         })
+    }
+
+    /// [`Field::fill_rows`] for rows wider than [`WINDOW_WIDTH`], several of
+    /// them: windows of at most that width and every row of the band, so a
+    /// window's setup of its x samples (per octave, some 245 instructions
+    /// each) is shared by all those rows instead of made again for each;
+    /// each window is filled into a scratch window and its rows copied into
+    /// place. Windows join bit for bit, so the values are those of one
+    /// window per row.
+    fn fill_tall_windows(
+        &self,
+        first_row: usize,
+        x0: usize,
+        width: usize,
+        out: &mut [f32],
+    ) -> Result<(), Failure> {
+        let rows = out.len() / width;
+        let mut scratch = vec![0.0f32; WINDOW_WIDTH * rows];
+        for x in (0..width).step_by(WINDOW_WIDTH) {
+            let w = WINDOW_WIDTH.min(width - x);
+            let block = &mut scratch[..w * rows];
+            let planes = Planes {
+                values: &mut *block,
+                gradient: None,
+            };
+            self.fill_window(first_row, x0 + x, [w, rows], planes, true)?;
+            for (r, row) in block.chunks_exact(w).enumerate() {
+                out[r * width + x..r * width + x + w].copy_from_slice(row);
+            }
+        }
+        Ok(())
     }
 
     /// Fills the window of `size = [width, rows]` at sample `x0` of output

@@ -278,10 +278,8 @@ impl Target {
                 // A link the kernel follows to a file that has no name:
                 // `/dev/stdout` or `/proc/self/fd/1` to a pipe. Written
                 // through the link, as a FIFO (or refused, if not a stream).
-                Err(e)
-                    if e.kind() == io::ErrorKind::NotFound
-                        && let Ok(meta) = fs::metadata(path) =>
-                {
+                Err(e) if e.kind() == io::ErrorKind::NotFound && fs::metadata(path).is_ok() => {
+                    let meta = fs::metadata(path).map_err(|e| refuse(path, e))?;
                     (path.to_path_buf(), Some(meta))
                 }
                 // A link to a file yet to be written: that file is created.
