@@ -7,23 +7,12 @@
 use noisefield::{
     Billow, Blend, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value, Warp,
 };
+mod common;
+
+use common::{listing, run_in, temp_dir, words};
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
-
-/// The words of `line`: the arguments of one command.
-fn words(line: &str) -> Vec<&str> {
-    line.split_whitespace().collect()
-}
-
-/// Runs `noisefield args…` with `dir` as the working directory.
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_noisefield"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the noisefield binary runs")
-}
+use std::process::Command;
 
 /// Runs `noisefield args…` in `dir` and insists that it succeeds quietly:
 /// exit 0, nothing on stderr (no progress bar when stderr is not a terminal).
@@ -36,21 +25,6 @@ fn ok_in(dir: &Path, args: &[&str]) -> String {
         "noisefield {args:?} wrote to stderr: {stderr}"
     );
     String::from_utf8(out.stdout).expect("utf-8 output")
-}
-
-/// A fresh empty directory, removed at the end of the test.
-fn temp_dir() -> tempfile::TempDir {
-    tempfile::tempdir().expect("a temporary directory")
-}
-
-/// The names of the files in `dir`, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 /// Little-endian f32s.
