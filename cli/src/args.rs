@@ -418,6 +418,9 @@ impl clap::builder::TypedValueParser for RecipeParser {
 /// [`MAX_RECIPE_BYTES`].
 fn read_recipe(file: &str) -> Result<String, String> {
     use std::io::Read;
+    if file.is_empty() {
+        return Err("@ needs a file name: --source @FILE, or @- for standard input".into());
+    }
     let shown = if file == "-" { "standard input" } else { file };
     let mut bytes = Vec::new();
     let read = if file == "-" {
@@ -428,9 +431,6 @@ fn read_recipe(file: &str) -> Result<String, String> {
     } else {
         std::fs::File::open(file).and_then(|f| f.take(MAX_RECIPE_BYTES + 1).read_to_end(&mut bytes))
     };
-    if file.is_empty() {
-        return Err("@ needs a file name: --source @FILE, or @- for standard input".into());
-    }
     read.map_err(|e| format!("cannot read the recipe from {shown}: {e}"))?;
     if bytes.len() as u64 > MAX_RECIPE_BYTES {
         return Err(format!(
