@@ -229,12 +229,12 @@ impl<U: CustomNoise> Field for Custom<U> {
         self
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, _: S) {}
 
     /// One call of the user's `fill` for the step's `S::LANES` points
     /// (padding lanes are points at the origin; their outputs are dropped).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         _: &(),

@@ -109,7 +109,7 @@ where
 {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let v = match self.c {
@@ -251,10 +251,10 @@ impl Field for DynSource {
         self
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, _: S) {}
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         _: &(),

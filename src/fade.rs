@@ -60,7 +60,7 @@ const COS_PI: [f32; 8] = [
 /// cosine fade above 1 (value noise outside [−1, 1]) and `Marble` outside
 /// its bounds. The clamp keeps NaN (`min`/`max` return their second
 /// operand when unordered).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn sin_pi_reduced<S: Simd, V: Lanes<S>>(s: S, u: V) -> V {
     let u2 = u * u;
     let mut p = V::splat(s, SIN_PI[6]);
@@ -71,7 +71,7 @@ pub(crate) fn sin_pi_reduced<S: Simd, V: Lanes<S>>(s: S, u: V) -> V {
 }
 
 /// `cos(πu)` for |u| ≤ ½.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn cos_pi_reduced<S: Simd, V: Lanes<S>>(s: S, u: V) -> V {
     let u2 = u * u;
     let mut p = V::splat(s, COS_PI[7]);
@@ -84,7 +84,7 @@ fn cos_pi_reduced<S: Simd, V: Lanes<S>>(s: S, u: V) -> V {
 /// `sin(x)` for any `x`: reduced by multiples of π (the reduction is in
 /// `f32`, so the result's absolute error grows like `|x|·2⁻²⁴`; it stays in
 /// [−1, 1]). NaN and ±inf give NaN.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn sin<S: Simd>(s: S, x: S::F) -> S::F {
     let y = x * s.splat(std::f32::consts::FRAC_1_PI);
     let k = s.floor(y + s.splat(0.5));
@@ -100,7 +100,7 @@ pub(crate) fn sin<S: Simd>(s: S, x: S::F) -> S::F {
 
 /// `fade(t)` for `t ∈ [0, 1]`, in [0, 1]: a lerp with it is a convex
 /// combination, so value noise stays in [−1, 1].
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn fade<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
     match kind {
         Fade::Quintic => {
@@ -124,7 +124,7 @@ pub(crate) fn fade<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
 }
 
 /// `fade′(t)`, the slope of the curve, for `t ∈ [0, 1]`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn fade_slope<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
     match kind {
         Fade::Quintic => {

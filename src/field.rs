@@ -63,7 +63,7 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// The coordinates as `f32` vectors, where that is this
     /// representation (stage 1 can then run part by part:
     /// `kernel::noise_parts`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn f32_vectors(&self) -> Option<[S::F; D]> {
         None
     }
@@ -91,7 +91,7 @@ pub enum Lanes<const D: usize> {
 /// [`stage1`] for one lane. In the one-lane backend it stays a call: inlined
 /// there, the optimiser speculated the periodic path (whose `f64` floor is a
 /// library call without SSE4.1) for every point, even when not periodic.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u32, u32, f32) {
     #[inline(never)]
     fn outlined(c: f64, period: u64) -> (u32, u32, f32) {
@@ -108,7 +108,7 @@ fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u32, u32, f32) {
 /// hash mode can ([`LatticeHash::periodic_cells`]), else per point in `f64`
 /// (exact for any period). Both give the cells [`stage1`] gives, and the
 /// offset `c − floor(c)` is exact in `f32`, so the paths agree bit for bit.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn periodic_axis<S: Simd, H: LatticeHash>(
     s: S,
     c: S::F,
@@ -135,7 +135,7 @@ fn periodic_axis<S: Simd, H: LatticeHash>(
 
 /// [`centre_in_period`] of each lane in `f64`: the path of steps
 /// [`centre_step_in_period`] leaves (far lanes, NaN, ±inf, huge periods).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn centre_lanes_in_period<S: Simd>(s: S, c: S::F, period: u64) -> S::F {
     /// Plain scalar code, kept out of line: it is the rare path.
     #[cold]
@@ -159,7 +159,7 @@ fn centre_lanes_in_period<S: Simd>(s: S, c: S::F, period: u64) -> S::F {
 pub struct F32Coords<S: Simd, const D: usize>(pub [S::F; D]);
 
 impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self {
         let f = s.splat(scale as f32);
         let (lo, hi) = (s.splat(-f32::MAX), s.splat(f32::MAX));
@@ -175,7 +175,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         F32Coords(c)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self {
         let a = s.splat(amplitude);
         let (lo, hi) = (s.splat(-f32::MAX), s.splat(f32::MAX));
@@ -187,7 +187,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         F32Coords(c)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn centred(&self, s: S, periods: &[Option<u64>; 4]) -> Self {
         let mut c = self.0;
         for (c, period) in c.iter_mut().zip(periods) {
@@ -201,7 +201,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         F32Coords(c)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     #[allow(clippy::needless_range_loop)] // several per-axis arrays
     fn axes<H: LatticeHash>(
         &self,
@@ -237,17 +237,17 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn x(&self, _: S) -> S::F {
         self.0[0]
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn f32_vectors(&self) -> Option<[S::F; D]> {
         Some(self.0)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lanes(&self, s: S) -> Lanes<D> {
         let mut lanes = [[0.0f32; MAX_LANES]; D];
         for (lanes, &c) in lanes.iter_mut().zip(&self.0) {
@@ -256,7 +256,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         Lanes::F32(lanes)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lanes_f64(&self, s: S) -> [[f64; MAX_LANES]; D] {
         let mut c = [[0.0f64; MAX_LANES]; D];
         for (c, &v) in c.iter_mut().zip(&self.0) {
@@ -276,7 +276,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
 pub struct F64Coords<const D: usize>(pub [[f64; MAX_LANES]; D]);
 
 impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn affine(&self, _: S, scale: f64, offset: &[f64; 4]) -> Self {
         let mut c = self.0;
         for d in 0..D {
@@ -288,7 +288,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         F64Coords(c)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self {
         let mut c = self.0;
         for d in 0..D {
@@ -302,7 +302,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         F64Coords(c)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn centred(&self, _: S, periods: &[Option<u64>; 4]) -> Self {
         let mut c = self.0;
         for (c, period) in c.iter_mut().zip(periods) {
@@ -315,7 +315,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         F64Coords(c)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn axes<H: LatticeHash>(
         &self,
         s: S,
@@ -335,7 +335,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         axes
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn x(&self, s: S) -> S::F {
         let mut lanes = [0.0f32; MAX_LANES];
         for (l, &c) in lanes.iter_mut().zip(&self.0[0][..S::LANES]) {
@@ -344,12 +344,12 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         s.load(&lanes[..S::LANES])
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lanes(&self, _: S) -> Lanes<D> {
         Lanes::F64(self.0)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lanes_f64(&self, _: S) -> [[f64; MAX_LANES]; D] {
         self.0
     }
@@ -428,7 +428,7 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     /// the loop, reading and writing the memory part by part, instead of
     /// calling a shared copy of [`Field::eval`] per step, and choose its
     /// kind of step once for the loop.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn fill_steps<S: Simd, T: Input, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
@@ -538,11 +538,11 @@ pub trait Input: Copy + Send + Sync {
 impl Input for f32 {
     type Step<S: Simd, const D: usize> = F32Coords<S, D>;
     const ZERO: f32 = 0.0;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn f32_slices<'a, const D: usize>(src: &[&'a [f32]; D]) -> Option<[&'a [f32]; D]> {
         Some(*src)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load<S: Simd, const D: usize>(
         s: S,
         inputs: &[&[f32]; D],
@@ -566,11 +566,11 @@ impl Input for f32 {
 impl Input for f64 {
     type Step<S: Simd, const D: usize> = F64Coords<D>;
     const ZERO: f64 = 0.0;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn f32_slices<'a, const D: usize>(_: &[&'a [f64]; D]) -> Option<[&'a [f32]; D]> {
         None
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load<S: Simd, const D: usize>(
         _: S,
         inputs: &[&[f64]; D],
@@ -601,7 +601,7 @@ where
 {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let n = S::LANES;
@@ -662,7 +662,7 @@ where
 {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) {
         self.field
             .fill_steps(self.r, s, &self.inputs, self.out, self.period_scale);
@@ -671,7 +671,7 @@ where
 
 /// Each of `inputs` cut to its first `len` values (a loop over the steps of
 /// `len` outputs then checks one bound per step, not one per input).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn inputs_cut<'a, T, const D: usize>(inputs: &[&'a [T]; D], len: usize) -> [&'a [T]; D] {
     let mut cut = *inputs;
     for input in &mut cut {
@@ -681,7 +681,7 @@ pub(crate) fn inputs_cut<'a, T, const D: usize>(inputs: &[&'a [T]; D], len: usiz
 }
 
 /// Step `k` (`n` values from `k·n`) of each of `inputs`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn inputs_step<'a, T, const D: usize>(
     inputs: &[&'a [T]; D],
     k: usize,
@@ -708,7 +708,7 @@ where
 {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         let FillPointsGrad {
             field,
@@ -1143,7 +1143,7 @@ pub(crate) fn by_row_points<const D: usize>(
 }
 
 /// Canonical NaN for a whole step.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn canonical<S: Simd>(s: S, mut v: S::F) -> S::F {
     crate::kernel::for_each_part!(S, |k| {
         let p = s.canonical_nan(s.part(v, k));
@@ -1208,11 +1208,11 @@ macro_rules! forward_field {
                 self.0.core()
             }
 
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn ready<S: crate::simd::Simd>(&self, s: S) -> Self::Ready<'_, S> {
                 self.0.ready(s)
             }
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn eval<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
@@ -1225,7 +1225,7 @@ macro_rules! forward_field {
             {
                 self.0.eval(r, s, c, period_scale)
             }
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn fill_steps<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
@@ -1290,7 +1290,7 @@ macro_rules! forward_grad_field {
     };
     (impl[$($g:tt)*] $ty:ty, { $($extra:tt)* }) => {
         impl<$($g)*> crate::field::GradField for $ty {
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn eval_grad<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,

@@ -291,7 +291,7 @@ impl<N: Source> Fractal<N> {
     /// axis moved by whole periods into [−period/2, period/2) (`c` itself
     /// there), so `c` and `c + k·period` give every octave the same bits.
     /// Octave 0 keeps `c`: the source repeats exactly at its period.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn centred<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         s: S,
@@ -318,7 +318,7 @@ impl<N: Source> Fractal<N> {
 
 /// Octave `first`'s contribution folded into `acc` (`weight`: Ridged's
 /// running weight). The one definition of each fold, used by points and grids.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn fold<S: Simd>(
     s: S,
     shape: Shape,
@@ -349,7 +349,7 @@ fn fold<S: Simd>(
 
 /// The fold's final map: Marble's sine, or normalising (clamped to [−1, 1]
 /// against rounding), then canonical NaN.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn finish<S: Simd>(s: S, f: &Settings, shape: Shape, norm: (f32, f32), acc: S::F, x: S::F) -> S::F {
     let v = if shape == Shape::Marble {
         // Clamped so that a huge finite x (or an f64 one beyond f32) gives
@@ -383,13 +383,13 @@ impl<N: Source> Field for Fractal<N> {
         self
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, s: S) -> N::Ready<'_, S> {
         self.source.ready(s)
     }
 
     #[allow(clippy::needless_range_loop)] // parallel per-octave tables
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
@@ -574,7 +574,7 @@ impl<N: Source> Field for Fractal<N> {
 impl<N: Source + GradField> GradField for Fractal<N> {
     /// fBm's derivatives: `Σ aᵢ·fᵢ·∇nᵢ` (only `Fbm` forwards this).
     #[allow(clippy::needless_range_loop)] // parallel per-octave tables
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
@@ -649,7 +649,7 @@ struct FoldRows<'a> {
 impl Job for FoldRows<'_> {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         // The fold is a constant of each loop.
         macro_rules! by_shape {
@@ -665,7 +665,7 @@ impl Job for FoldRows<'_> {
 
 /// [`FoldRows`] for the fold `Shape::ALL[SHAPE]`: whole vectors, then the
 /// tail padded through the same step.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn fold_rows<S: Simd, const SHAPE: u8>(s: S, job: FoldRows<'_>) {
     let shape = Shape::ALL[SHAPE as usize];
     let ridged = shape == Shape::Ridged;
@@ -726,7 +726,7 @@ struct FinishRows<'a> {
 impl Job for FinishRows<'_> {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         let n = S::LANES;
         for row in self.dst.chunks_mut(self.nx) {

@@ -76,7 +76,7 @@ pub enum LatticeReady<'a, S: Simd> {
 }
 
 impl<S: Simd> Clone for LatticeReady<'_, S> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn clone(&self) -> Self {
         *self
     }
@@ -173,7 +173,7 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
     }
 
     /// The periods scaled by `scale` (saturating), or `None` when not periodic.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn scaled_periods(&self, scale: u64) -> Option<[u64; 4]> {
         let natural = self.hashing.natural_period();
         self.periods.map(|p| {
@@ -195,7 +195,7 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
 /// runtime values, the optimiser if-converted the choices into computing
 /// every fade (and, in the scalar build, the periodic `f64` path) for every
 /// point, 20% more instructions per `fill3`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, const D: usize>(
     lattice: &Lattice<K>,
     s: S,
@@ -234,7 +234,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         self
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
         match &self.hashing {
             LatticeHashing::Permutation(t) => LatticeReady::Table(s.perm_table(t)),
@@ -244,7 +244,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
@@ -263,7 +263,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         })
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn fill_steps<S: Simd, T: Input, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
@@ -429,7 +429,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
 }
 
 impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
@@ -466,7 +466,7 @@ where
 {
     type Output = S::F;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> S::F {
         let LatticeStep {
             lattice,
@@ -501,7 +501,7 @@ where
 /// A step of the full-coordinate hash with the quintic fade (the default
 /// lattice): stage 2 makes the fades (and, with no period, the upper cells)
 /// per part, where they are used (see `Dims::eval`).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn quintic_coordinates<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     lattice: &Lattice<K>,
     key: &S::UP,
@@ -526,7 +526,7 @@ where
 }
 
 /// [`quintic_coordinates`] without a period.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn quintic_plain<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
     key_alone: u32,
@@ -567,7 +567,7 @@ where
 
 /// [`quintic_coordinates`] with the (scaled) periods `p`: part by part
 /// where it can ([`PeriodicCells`]), else by [`periodic_by_axes`].
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn quintic_periodic<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
@@ -590,7 +590,7 @@ where
 
 /// [`quintic_periodic`] by whole-step stage 1 ([`Coords::axes`]): every
 /// period, every lane.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn periodic_by_axes<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
@@ -615,7 +615,7 @@ where
 {
     type Output = (S::F, [S::F; D]);
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> (S::F, [S::F; D]) {
         let LatticeStep {
             lattice,

@@ -167,13 +167,13 @@ fn invalid(name: &'static str, reason: impl Into<String>) -> Error {
 
 /// `v` clamped to `[lo, hi]`; NaN stays NaN (`min` and `max` return their
 /// second operand when unordered).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn clamp<S: Simd>(s: S, v: S::F, lo: f32, hi: f32) -> S::F {
     s.max(s.splat(lo), s.min(s.splat(hi), v))
 }
 
 /// The map of one step of values (before NaN canonicalisation).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn map_step<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
     match op {
         MapOp::ScaleBias { scale, bias } => v * s.splat(scale) + s.splat(bias),
@@ -234,7 +234,7 @@ fn map_slope(op: MapOp, p: &Pieces, v: f32) -> f32 {
 
 /// [`map_slope`] of every lane of a step (stored, mapped lane by lane,
 /// loaded: the same `f32` code at every level).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn map_slope_step<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
     if let MapOp::ScaleBias { scale, .. } = op {
         return s.splat(scale);
@@ -462,12 +462,12 @@ impl<N: Source> Field for Map<N> {
         self
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, s: S) -> N::Ready<'_, S> {
         self.source.ready(s)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
@@ -565,7 +565,7 @@ crate::source::source_methods!(impl[N: Source] Map<N>);
 
 impl<N: Source + GradField> GradField for Map<N> {
     /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
@@ -612,7 +612,7 @@ pub struct Combine<A, B> {
     level: Level,
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn combine_step<S: Simd>(s: S, op: CombineOp, a: S::F, b: S::F) -> S::F {
     match op {
         CombineOp::Add => a + b,
@@ -675,12 +675,12 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
         self
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, s: S) -> Self::Ready<'_, S> {
         (self.a.ready(s), self.b.ready(s))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
@@ -779,7 +779,7 @@ crate::source::source_methods!(impl[A: Source, B: Source] Combine<A, B>);
 /// `da` in the lanes where `min` or `max` ([`combine_step`]) takes `a`,
 /// `db` where it takes `b` (unordered included): the same comparison,
 /// lane by lane, so a NaN in the input not taken never reaches the result.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn taken<S: Simd, const D: usize>(
     s: S,
     op: CombineOp,
@@ -814,7 +814,7 @@ fn taken<S: Simd, const D: usize>(
 
 impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
     /// `∇a + ∇b`, `∇a·b + a·∇b`, or the gradient of the input `min`/`max` takes.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
@@ -866,7 +866,7 @@ struct Weight {
 const STEEP: f32 = 8.507_059e37;
 
 /// The weight `t` of `b` at control values `c`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn blend_weight<S: Simd>(s: S, w: Weight, c: S::F) -> S::F {
     let t = (c - s.splat(w.origin)) * s.splat(w.k1) * s.splat(w.k2);
     let mut t = clamp(s, t, 0.0, 1.0);
@@ -877,12 +877,12 @@ fn blend_weight<S: Simd>(s: S, w: Weight, c: S::F) -> S::F {
 }
 
 /// `(1 − t)·a + t·b`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn mix<S: Simd>(s: S, t: S::F, a: S::F, b: S::F) -> S::F {
     (s.splat(1.0) - t) * a + t * b
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn blend_step<S: Simd>(s: S, w: Weight, a: S::F, b: S::F, c: S::F) -> S::F {
     mix(s, blend_weight(s, w, c), a, b)
 }
@@ -911,7 +911,7 @@ fn weight_slope(w: Weight, c: f32) -> f32 {
 }
 
 /// [`weight_slope`] of every lane of a step.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn weight_slope_step<S: Simd>(s: S, w: Weight, c: S::F) -> S::F {
     let mut lanes = [0.0f32; MAX_LANES];
     s.store(c, &mut lanes[..S::LANES]);
@@ -1024,12 +1024,12 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
         self
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, s: S) -> Self::Ready<'_, S> {
         (self.a.ready(s), self.b.ready(s), self.control.ready(s))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval<S: Simd, Co: Coords<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
@@ -1143,7 +1143,7 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
     for Blend<A, B, C>
 {
     /// `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, Co: Coords<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
@@ -1216,7 +1216,7 @@ struct Rows<'a> {
 impl Job for Rows<'_> {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         let n = S::LANES;
         for (k, dst) in self.dst.chunks_mut(n).enumerate() {

@@ -158,12 +158,12 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
         self
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, s: S) -> Self::Ready<'_, S> {
         (self.source.ready(s), self.warp.ready(s))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
@@ -252,7 +252,7 @@ impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
     /// I`), `Jₖ₊₁[a][j] = δₐⱼ + amplitude · Σₘ ∂w/∂pₘ(cₖ + oₐ) · Jₖ[m][j]`,
     /// and the output's gradient is `Σₐ ∂source/∂pₐ(c_iterations) · J[a][j]`.
     #[allow(clippy::needless_range_loop)] // D×D matrices
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,

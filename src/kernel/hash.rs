@@ -60,7 +60,7 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
     /// floored coordinate and the next cell mod `period`, when this mode
     /// computes them in vectors for this step; `None` sends the step to the
     /// exact lane-by-lane `f64` path.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn periodic_cells<S: Simd>(
         _: S,
         _floored: S::F,
@@ -91,7 +91,7 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
     /// `gradient · c`, summed `((g0·c0 + g1·c1) + g2·c2) + g3·c3`: the
     /// corner value of gradient noise. A mode may compute it another way
     /// only with the same bits.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn dot<S: Simd, const D: usize>(s: S, h: Self::Part<S>, c: [S::P; D]) -> S::P {
         gradient_dot::<Self, S, D>(s, h, c)
     }
@@ -100,7 +100,7 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
 }
 
 /// [`LatticeHash::dot`] from the gradient's components.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn gradient_dot<H: LatticeHash, S: Simd, const D: usize>(
     s: S,
     h: H::Part<S>,
@@ -115,7 +115,7 @@ fn gradient_dot<H: LatticeHash, S: Simd, const D: usize>(
 }
 
 /// The cells of every axis of a step of points, as `(lower, upper)` pairs.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn axis_cells<S: Simd, H: LatticeHash, const D: usize>(
     axes: &[Axis<S, H>; D],
 ) -> CellPairs<S, H, D> {
@@ -131,7 +131,7 @@ pub(crate) fn axis_cells<S: Simd, H: LatticeHash, const D: usize>(
 pub struct PermutationHash;
 
 /// `v` on every lane of a part.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn splat_part<S: Simd>(s: S, v: f32) -> S::P {
     s.part(s.splat(v), 0)
 }
@@ -141,7 +141,7 @@ fn splat_part<S: Simd>(s: S, v: f32) -> S::P {
 pub(crate) const VALUE_SCALE: f32 = 2.0 / 255.0;
 
 /// The lattice index `c` (any `u32`, used mod 256) of every lane.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn bytes_of<S: Simd>(s: S, c: &[u32]) -> S::I {
     let mut b = [0u8; crate::simd::MAX_LANES];
     for (b, &c) in b.iter_mut().zip(&c[..S::LANES]) {
@@ -157,25 +157,25 @@ impl LatticeHash for PermutationHash {
     type Step<S: Simd> = [S::I; 16];
     type Part<S: Simd> = S::H;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells<S: Simd>(s: S, floored: S::F) -> (S::I, S::I) {
         let c0 = s.cell(floored);
         (c0, c0 + s.splat_i(1))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn staged<S: Simd>(s: S, c0: &[u32], c1: &[u32]) -> (S::I, S::I) {
         (bytes_of(s, c0), bytes_of(s, c1))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_cells<S: Simd>(s: S, c0: u32, c1: u32) -> (S::I, S::I) {
         (s.splat_i((c0 & 255) as i32), s.splat_i((c1 & 255) as i32))
     }
 
     /// In `f32` ([`periodic_cells_f32`]), then the low byte, as
     /// [`Self::staged`] takes it from the `f64` path's cells.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn periodic_cells<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::I, S::I)> {
         let (c0, c1) = periodic_cells_f32(s, floored, period)?;
         Some((s.cell(c0), s.cell(c1)))
@@ -183,7 +183,7 @@ impl LatticeHash for PermutationHash {
 
     /// Corner `i + 2j + 4k + 8l` hashes `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`;
     /// 2D is 3D's z = 0 slice (`P[P[P[X_i] + Y_j]]`), 1D `P[X_i]`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn step<S: Simd, const D: usize>(
         s: S,
         p: &S::Perm<'_>,
@@ -210,7 +210,7 @@ impl LatticeHash for PermutationHash {
         h
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         _: &S::Perm<'_>,
@@ -226,7 +226,7 @@ impl LatticeHash for PermutationHash {
 
     /// 1D: the 16 slopes; 2D and 3D: Ken's 16 gradients (2D their x, y);
     /// 4D: the 32 hypercube edge midpoints.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn gradient<S: Simd, const D: usize>(s: S, h: S::H) -> [S::P; D] {
         let mut g = [splat_part(s, 0.0); D];
         match D {
@@ -246,7 +246,7 @@ impl LatticeHash for PermutationHash {
         g
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn height<S: Simd>(s: S, h: S::H) -> S::P {
         s.byte_value(h) * splat_part(s, VALUE_SCALE) - splat_part(s, 1.0)
     }
@@ -332,7 +332,7 @@ const DIAGONAL_COMPONENT: [f32; 5] = [0.0, 0.0, 0.0, GRAD3_COMPONENT, 0.5];
 /// of a lane: component `a` is negative when bit `a` of the index (the
 /// hash's top `D` bits), bit `32 − D + a` of the hash, is set; doubling
 /// moves it up a place.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn diagonal_signs<S: Simd, const D: usize>(s: S, h: S::UP) -> [S::UP; D] {
     // Opaque, `h`'s doubles stay additions (the optimiser would fold them
     // into the hash's final multiply as second multiplies).
@@ -344,7 +344,7 @@ fn diagonal_signs<S: Simd, const D: usize>(s: S, h: S::UP) -> [S::UP; D] {
 }
 
 /// `key_a(c)` for part lanes `c` on axis `a` (see the module docs).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn axis_key<S: Simd>(s: S, c: S::UP, a: usize) -> S::UP {
     let m = s.mul_u32(c, s.splat_u32(AXIS_PRIMES[a]));
     match a {
@@ -356,7 +356,7 @@ fn axis_key<S: Simd>(s: S, c: S::UP, a: usize) -> S::UP {
 }
 
 /// The final mix of a corner's combined keys.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn finish<S: Simd>(s: S, v: S::UP) -> S::UP {
     s.mul_u32(s.xor_u32(v, s.shr_u32::<16>(v)), s.splat_u32(FINAL_PRIME))
 }
@@ -381,30 +381,30 @@ impl LatticeHash for CoordinateHash {
     type Step<S: Simd> = [(S::U, S::U); 4];
     type Part<S: Simd> = S::UP;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells<S: Simd>(s: S, floored: S::F) -> (S::U, S::U) {
         let (c0, exact) = s.cells32(floored);
         let c0 = if exact { c0 } else { cells_by_lane(s, floored) };
         (c0, s.next_u32(c0))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn staged<S: Simd>(s: S, c0: &[u32], c1: &[u32]) -> (S::U, S::U) {
         (s.load_u32(c0), s.load_u32(c1))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_cells<S: Simd>(s: S, c0: u32, c1: u32) -> (S::U, S::U) {
         let lanes = [[c0; crate::simd::MAX_LANES], [c1; crate::simd::MAX_LANES]];
         (s.load_u32(&lanes[0]), s.load_u32(&lanes[1]))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn periodic_cells<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, S::U)> {
         periodic_cells32(s, floored, period)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn step<S: Simd, const D: usize>(
         _: S,
         _: &S::UP,
@@ -415,7 +415,7 @@ impl LatticeHash for CoordinateHash {
         all
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         seed: &S::UP,
@@ -437,7 +437,7 @@ impl LatticeHash for CoordinateHash {
 
     /// 1D: the 16 slopes by the top 4 bits; 2D and 3D: 8 gradients by the
     /// top 3; 4D: 16 by the top 4.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn gradient<S: Simd, const D: usize>(s: S, h: S::UP) -> [S::P; D] {
         let mut g = [splat_part(s, 0.0); D];
         match D {
@@ -466,7 +466,7 @@ impl LatticeHash for CoordinateHash {
     /// overflow the registers: 32.0 instructions per point against 30.0.
     /// Products with ±m are exact negatives of each other, so every way
     /// gives the same bits.)
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn dot<S: Simd, const D: usize>(s: S, h: S::UP, c: [S::P; D]) -> S::P {
         if D < 3 {
             return gradient_dot::<Self, S, D>(s, h, c);
@@ -479,7 +479,7 @@ impl LatticeHash for CoordinateHash {
         v
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn height<S: Simd>(s: S, h: S::UP) -> S::P {
         s.top24(h) * splat_part(s, HEIGHT_SCALE) - splat_part(s, 1.0)
     }
@@ -490,7 +490,7 @@ impl CoordinateHash {
     /// lower or upper cell of each axis by its bits) from each axis's
     /// `(lower, upper)` cells: the combined keys of the lower axes' corners,
     /// extended axis by axis, then mixed.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn corner_hashes<S: Simd, const D: usize>(
         s: S,
         seed: &S::UP,
@@ -514,7 +514,7 @@ impl CoordinateHash {
 
     /// The hashes of a part's corners from each axis's lower cells (the
     /// upper ones are those plus one).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn hashes_of_cells<S: Simd, const D: usize>(
         s: S,
         seed: &S::UP,
@@ -550,7 +550,7 @@ pub(crate) const VECTOR_PERIOD_MAX: u64 = 1 << 24;
 ///   a negative `r` (as unsigned it is above `2³² − period`),
 ///   `min(r, r − period)` takes it from an `r` at or above the period
 ///   (below, `r − period` wraps high).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, S::U)> {
     if period > VECTOR_PERIOD_MAX {
         return None;
@@ -582,7 +582,7 @@ fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Option<(S::U, 
 /// already floored step, in `f32`, and whether it is exact in every lane:
 /// whether every |floor| < 2²¹ (see [`periodic_cells32`]), which holds
 /// exactly when floor · 2¹⁰ (an exact product) is in i32 range.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn period_quotients<S: Simd>(s: S, floored: S::F, period: u64) -> (S::F, bool) {
     let reciprocal = s.splat((1.0 / period as f64) as f32);
     let quotient = s.floor((floored + s.splat(0.5)) * reciprocal);
@@ -599,7 +599,7 @@ fn period_quotients<S: Simd>(s: S, floored: S::F, period: u64) -> (S::F, bool) {
 /// is an integer below 2²⁴ in magnitude (|q| ≥ 2 only for periods below
 /// 2²¹, and |q·period| ≤ |floor| + period), so `floor − q·period` and the
 /// rest are exact.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn periodic_cells_f32<S: Simd>(
     s: S,
     floored: S::F,
@@ -626,7 +626,7 @@ pub(crate) fn periodic_cells_f32<S: Simd>(
 /// that is `floor(cell / period)`. With `fix_up` (the period itself), the
 /// quotient may be one off either way and `r` is brought into
 /// `[0, period)` first (see [`periodic_cells32`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn remainders<S: Simd>(
     s: S,
     cell: S::UP,
@@ -665,12 +665,12 @@ pub(crate) struct NaturalCells;
 impl<S: Simd, const D: usize> PartCells<S, D> for NaturalCells {
     type Cells = [S::UP; D];
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells(&self, s: S, floored: &[S::P; D], check: &mut S::UP) -> [S::UP; D] {
         s.cells32_parts_checked(floored, check)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(&self, s: S, key: &S::UP, cells: &[S::UP; D]) -> [S::UP; 16] {
         CoordinateHash::hashes_of_cells::<S, D>(s, key, cells)
     }
@@ -699,7 +699,7 @@ impl<S: Simd, const D: usize> PeriodicCells<S, D> {
     /// The reductions for `periods` (cells per axis, [`CoordinateHash::NATURAL_PERIOD`]
     /// on an unperiodic axis), or `None` if an axis's period is over
     /// [`VECTOR_PERIOD_MAX`] (and not natural).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn new(s: S, periods: &[u64; 4]) -> Option<PeriodicCells<S, D>> {
         let mut cells = PeriodicCells {
             range_scale: [splat_part(s, 1.0); D],
@@ -724,7 +724,7 @@ impl<S: Simd, const D: usize> PeriodicCells<S, D> {
 impl<S: Simd, const D: usize> PartCells<S, D> for PeriodicCells<S, D> {
     type Cells = [(S::UP, S::UP); D];
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells(&self, s: S, floored: &[S::P; D], check: &mut S::UP) -> [(S::UP, S::UP); D] {
         // Conversions whose range `check` need not record (the scaled
         // floors' conversion records it for them).
@@ -745,7 +745,7 @@ impl<S: Simd, const D: usize> PartCells<S, D> for PeriodicCells<S, D> {
         out
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(&self, s: S, key: &S::UP, cells: &[(S::UP, S::UP); D]) -> [S::UP; 16] {
         CoordinateHash::corner_hashes::<S, D>(s, key, cells)
     }
@@ -753,7 +753,7 @@ impl<S: Simd, const D: usize> PartCells<S, D> for PeriodicCells<S, D> {
 
 /// The cell `floor mod 2³²` of every lane of an already floored step, lane
 /// by lane (the path for steps with a lane outside ±2³¹, NaN or ±inf).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn cells_by_lane<S: Simd>(s: S, floored: S::F) -> S::U {
     let mut lanes = [0.0f32; crate::simd::MAX_LANES];
     s.store(floored, &mut lanes[..S::LANES]);

@@ -1,6 +1,6 @@
 //! The noise kernels, written once over the lane trait [`Simd`] and compiled
 //! inside each backend's `#[target_feature]` shim (everything here is
-//! `#[inline(always)]` in optimised builds). Stage 1 turns coordinates into
+//! `#[cfg_attr(not(debug_assertions), inline(always))]` in optimised builds). Stage 1 turns coordinates into
 //! [`Axis`] values; stage 2 (`noiseN_axes`) hashes, takes gradients and
 //! blends (the default lattice runs both stages part by part:
 //! `noise_parts`); the `Job`s (`field::FillPoints`, `FillGridRows`, and
@@ -125,7 +125,7 @@ pub(crate) const GRAD4: [[f32; 32]; 4] = {
     t
 };
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: T, b: T) -> T {
     a + t * (b - a)
 }
@@ -145,7 +145,7 @@ pub struct Axis<S: Simd, H: LatticeHash> {
 }
 
 impl<S: Simd, H: LatticeHash> Clone for Axis<S, H> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn clone(&self) -> Self {
         *self
     }
@@ -154,7 +154,7 @@ impl<S: Simd, H: LatticeHash> Copy for Axis<S, H> {}
 
 /// Stage 1 in `f32`: cell `floor(c)` (mod the natural period), next cell.
 /// `fresh`: for stage 2 with `FRESH` (see [`Axis::new`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn axis<S: Simd, H: LatticeHash>(s: S, c: S::F, curve: Fade, fresh: bool) -> Axis<S, H> {
     let floor = s.floor(c);
     Axis::new(s, H::cells(s, floor), c - floor, curve, fresh)
@@ -166,7 +166,7 @@ impl<S: Simd, H: LatticeHash> Axis<S, H> {
     /// placeholders: stage 2 makes them per part. (Made here too, the
     /// optimiser would find the same values in stage 2 and keep these for
     /// the whole step.)
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn new(
         s: S,
         (c0, c1): (H::Cell<S>, H::Cell<S>),
@@ -204,7 +204,7 @@ pub struct Part<S: Simd> {
 /// Part `k` of axis `a`: stage 1's values, or with `FRESH` the offset
 /// minus one and the quintic fade made here from the offset (see
 /// [`Dims::eval`]; the same operations on the same lanes, so the same bits).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn part<S: Simd, H: LatticeHash, const FRESH: bool>(s: S, a: &Axis<S, H>, k: usize) -> Part<S> {
     let t0 = s.part(a.t0, k);
     if FRESH {
@@ -219,7 +219,7 @@ fn part<S: Simd, H: LatticeHash, const FRESH: bool>(s: S, a: &Axis<S, H>, k: usi
 }
 
 /// The part of offset `t0`, with the offset minus one and the quintic fade.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn fresh_part<S: Simd>(s: S, t0: S::P) -> Part<S> {
     Part {
         t0,
@@ -259,7 +259,7 @@ pub trait Kind: Copy + Send + Sync + 'static {
 }
 
 /// `v` on every lane of a part.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn splat_part<S: Simd>(s: S, v: f32) -> S::P {
     s.part(s.splat(v), 0)
 }
@@ -270,11 +270,11 @@ fn splat_part<S: Simd>(s: S, v: f32) -> S::P {
 pub struct GradientKind;
 
 impl Kind for GradientKind {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P {
         H::dot::<S, D>(s, h, c)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn dual<S: Simd, H: LatticeHash, const D: usize>(
         s: S,
         h: H::Part<S>,
@@ -288,7 +288,7 @@ impl Kind for GradientKind {
         }
         Dual { v, d: g }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
         s: S,
         h: H::Part<S>,
@@ -314,11 +314,11 @@ impl Kind for GradientKind {
 pub struct ValueKind;
 
 impl Kind for ValueKind {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, _: [S::P; D]) -> S::P {
         H::height(s, h)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn dual<S: Simd, H: LatticeHash, const D: usize>(
         s: S,
         h: H::Part<S>,
@@ -329,7 +329,7 @@ impl Kind for ValueKind {
             d: [splat_part(s, 0.0); D],
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
         s: S,
         h: H::Part<S>,
@@ -479,7 +479,7 @@ pub(crate) fn noise_parts<S: Simd, K: Kind, C: PartCells<S, D>, IO: PartsIo<S, D
 /// Stage 1 of part `k` of a step for [`noise_parts`]: each axis's offset
 /// in its cell, and its cells by `cells_of` (lanes it cannot make folded
 /// into `check`).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn stage1_part<S: Simd, C: PartCells<S, D>, IO: PartsIo<S, D>, const D: usize>(
     s: S,
     cells_of: &C,
@@ -566,11 +566,11 @@ pub(crate) struct PartsInVectors<S: Simd, const D: usize> {
 }
 
 impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInVectors<S, D> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn coordinate(&self, s: S, a: usize, k: usize) -> S::P {
         s.part(self.c[a], k)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put(&mut self, s: S, k: usize, v: S::P) {
         s.set_part(&mut self.out, k, v);
     }
@@ -585,11 +585,11 @@ pub(crate) struct PartsInMemory<'a, const D: usize> {
 }
 
 impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInMemory<'_, D> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn coordinate(&self, s: S, a: usize, k: usize) -> S::P {
         s.load_part(self.src[a], k)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put(&mut self, s: S, k: usize, v: S::P) {
         s.store_part(v, self.dst, k);
     }
@@ -597,7 +597,7 @@ impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInMemory<'_, D> {
 
 /// Corner `(x, y, z, w)` of `D`-dimensional noise (`w` unused in 3D) with
 /// hash `h`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn corner_at<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     s: S,
     h: H::Part<S>,
@@ -611,7 +611,7 @@ fn corner_at<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 
 /// Corners `j` and `j + 1` of a cube (offsets `y`, `z`, `w` shared) blended
 /// along x.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn cube_edge<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     s: S,
     g: &[H::Part<S>],
@@ -653,7 +653,7 @@ fn cube<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 /// `lerp` of two corner duals along `axis` with fade `t` and fade slope
 /// `dt`: the value exactly as [`lerp`], the slopes by the product rule.
 #[allow(clippy::needless_range_loop)]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn lerp_dual<S: Simd, const D: usize>(
     t: S::P,
     dt: S::P,
@@ -776,7 +776,7 @@ pub struct Noise;
 macro_rules! dims {
     ($d:literal, |$s:ident, $r:ident, $a:ident| $eval:expr, |$bs:ident, $g:ident, $p:ident| $blend:expr) => {
         impl Dims<$d> for Noise {
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn eval<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
                 $s: S,
                 $r: &H::Ready<'_, S>,
@@ -784,7 +784,7 @@ macro_rules! dims {
             ) -> S::F {
                 $eval
             }
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
                 s: S,
                 r: &H::Ready<'_, S>,
@@ -793,7 +793,7 @@ macro_rules! dims {
             ) -> (S::F, [S::F; $d]) {
                 blend_grad::<S, K, H, $d>(s, r, curve, a)
             }
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn blend<S: Simd, K: Kind, H: LatticeHash>(
                 $bs: S,
                 $g: &[H::Part<S>; 16],
@@ -856,7 +856,7 @@ dims!(
 
 /// Loads `src[at..at + LANES]`, zero-padded past its end (or zeros when
 /// `src` is empty).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
     if at + S::LANES <= src.len() {
         s.load(&src[at..at + S::LANES])
@@ -870,7 +870,7 @@ pub(crate) fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
 
 /// Stores a step into `dst`: `LANES` values, or fewer for the last, partial
 /// step (through a padded buffer).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn store_step<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
     if dst.len() == S::LANES {
         s.store(v, dst);
@@ -900,7 +900,7 @@ pub(crate) trait WithHash<S: Simd> {
 
 impl Hashing<'_> {
     /// Runs `f` with this mode's [`LatticeHash`] type and loaded state.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn run<S: Simd, W: WithHash<S>>(self, s: S, f: W) -> W::Output {
         match self {
             Hashing::Table(t) => f.run::<PermutationHash>(s, &s.perm_table(t)),
@@ -917,7 +917,7 @@ impl Hashing<'_> {
 /// For an `f32` coordinate and the natural period this gives exactly what the
 /// vector `f32` stage 1 gives: the `f64` difference is exact and rounds to the
 /// same `f32`, and both cells are `floor(c)` mod the natural period exactly.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn stage1(c: f64, period: u64) -> (u32, u32, f32) {
     let floor = c.floor();
     let offset = (c - floor) as f32;
@@ -997,7 +997,7 @@ pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
 ///   multiple of `c`'s last place no larger than |c|, so the subtraction is
 ///   exact. A zero shift is +0, so −0 stays −0 (and `c` inside
 ///   (−period/2, period/2) stays `c`).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn centre_step_in_period<S: Simd>(s: S, c: S::F, period: u64) -> Option<S::F> {
     let floor = s.floor(c);
     let (whole, _) = periodic_cells_f32(s, floor, period)?;
@@ -1016,7 +1016,7 @@ pub(crate) fn centre_step_in_period<S: Simd>(s: S, c: S::F, period: u64) -> Opti
 
 /// `floor mod period` for an integral `floor`, exactly; 0 for NaN and ±inf.
 /// `period` is at most 2⁶² (fractal octaves scale periods, saturating there).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn lattice_mod(floor: f64, period: u64) -> u64 {
     /// 2⁶³: the first magnitude `as i64` saturates at.
     const I64_RANGE: f64 = 9_223_372_036_854_775_808.0;
@@ -1037,7 +1037,7 @@ fn lattice_mod(floor: f64, period: u64) -> u64 {
 
 /// Stage 1 results (cells, next cells, offsets) of one axis as a vector
 /// axis, as [`axis`] makes it.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn staged_axis<S: Simd, H: LatticeHash>(
     s: S,
     c0: &[u32],
@@ -1076,7 +1076,7 @@ impl AxisSamples {
     }
 
     /// Sample `i` as the same value on every lane.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat<S: Simd, H: LatticeHash>(&self, s: S, i: usize, curve: Fade) -> Axis<S, H> {
         let t = s.splat(self.t0[i]);
         let (c0, c1) = H::splat_cells(s, self.c0[i], self.c1[i]);
@@ -1110,7 +1110,7 @@ where
 {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         self.hashing.run(s, self)
     }
@@ -1122,7 +1122,7 @@ where
 {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<H: LatticeHash>(self, s: S, r: &H::Ready<'_, S>) {
         let (axes, curve) = (self.axes, self.curve);
         let (n, x) = (S::LANES, axes[0]);

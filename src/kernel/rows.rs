@@ -219,7 +219,7 @@ struct RowCorners<S: Simd, H: LatticeHash> {
     offsets: [[S::P; 2]; 3],
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn row_corners<S: Simd, H: LatticeHash, const D: usize>(
     s: S,
     others: &[(u32, u32, f32, f32); 3],
@@ -250,7 +250,7 @@ fn row_corners<S: Simd, H: LatticeHash, const D: usize>(
 /// `B = Σ W·height(h)`). Only the first `parts` parts (registers) are
 /// computed; the lanes of the others are left 0.
 #[allow(clippy::needless_range_loop)]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
@@ -306,7 +306,7 @@ where
 {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         self.hashing.run(s, self)
     }
@@ -318,7 +318,7 @@ where
 {
     type Output = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<H: LatticeHash>(self, s: S, p: &H::Ready<'_, S>) {
         let (axes, x) = (self.axes, self.x);
         // Huge outputs are streamed out `direct`ly or through scratch
@@ -408,7 +408,7 @@ where
 }
 
 /// The per-plane coefficients `[A, B]` of grid row `row` (see [`planes`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn row_coefficients<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
@@ -439,7 +439,7 @@ fn row_coefficients<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 }
 
 /// The `PLANE_WINDOW` per-plane values starting at plane `first`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn window(values: &[f32], first: usize) -> &[f32; PLANE_WINDOW] {
     values[first..first + PLANE_WINDOW].try_into().unwrap()
 }
@@ -449,7 +449,7 @@ fn window(values: &[f32], first: usize) -> &[f32; PLANE_WINDOW] {
 /// picked by its planes relative to its block's first, stored into `out`
 /// (whole steps with non-temporal stores when `streaming`). `start` is a
 /// multiple of `MAX_LANES`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn evaluate_row<S: Simd>(
     s: S,
     x: &RowAxis,
@@ -480,7 +480,7 @@ fn evaluate_row<S: Simd>(
 
 /// [`evaluate_row`]'s loop over the steps, with one window per part when
 /// `FINE` (see [`step_values`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn row_steps<S: Simd, const FINE: bool>(
     s: S,
     x: &RowAxis,
@@ -506,7 +506,7 @@ fn row_steps<S: Simd, const FINE: bool>(
 /// `a_all`, `b_all`: `lerp(u, A0·x0 + B0, A1·x1 + B1)`, each lane's
 /// coefficients picked by its planes relative to its granule's first, from
 /// one window per step, or per part when `FINE`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn step_values<S: Simd, const FINE: bool>(
     s: S,
     x: &RowAxis,
@@ -542,7 +542,7 @@ fn step_values<S: Simd, const FINE: bool>(
 /// [`step_values`] from narrow windows (parts of at most 8 lanes): each
 /// part's granules of 8 samples look their coefficients up in a window of
 /// 8 planes. The same coefficients, the same arithmetic: the same bits.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn narrow_step_values<S: Simd>(
     s: S,
     x: &RowAxis,

@@ -64,7 +64,7 @@ vector_ops!(U8x32, "avx2", Add add _mm256_add_epi8);
 
 /// `t[h mod 16]` per dword lane, `t` given as its two 8-float halves:
 /// `vpermps` reads index bits 0–2, a blend on bit 3 picks the half.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn permute16(lo: __m256, hi: __m256, h: __m256i) -> __m256 {
     // SAFETY: called only from `Avx2` token methods, so AVX2 is present.
     unsafe {
@@ -83,7 +83,7 @@ impl Avx2 {
     /// Entry `16·first + (i mod 128)` of the permutation for every byte `i`:
     /// chunks `first..first + 8` read by bits 0–3, picked by bits 4–6
     /// (`b4`, `b5`, `b6` hold those bits in each byte's bit 7).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eight_chunks(
         self,
         t: &[u8; 256],
@@ -107,7 +107,7 @@ impl Avx2 {
     }
 
     /// `t[i mod 16]` for every byte `i` of `idx`, `t` a 16-byte table.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn shuffle16(self, t: &[u8], idx: __m256i) -> __m256i {
         let t = &t[..16];
         // SAFETY: the token proves AVX2; the load reads the 16 bytes of `t`.
@@ -121,7 +121,7 @@ impl Avx2 {
     /// 8 hashes of one part, widened to `f32` (exactly −1.0, +0.0, 1.0, as in
     /// the `f32` tables). The `vpshufb` covers all 32 hashes, the same for
     /// every part, so it is computed once per step.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn units(self, bytes: &[u8; 16], h: PartHashes) -> F32x8 {
         let dwords = self.widen(self.shuffle16(bytes, h.bytes), h.k);
         // SAFETY: the token proves AVX2.
@@ -129,7 +129,7 @@ impl Avx2 {
     }
 
     /// Bytes `8k..8k + 8` of `v` sign-extended to dwords.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn widen(self, v: __m256i, k: usize) -> __m256i {
         // SAFETY: the token proves AVX2.
         unsafe {
@@ -151,17 +151,17 @@ impl Avx2 {
 step_lanes!(Avx2, F32x32);
 
 impl Lanes<Avx2> for F32x8 {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat(_: Avx2, v: f32) -> F32x8 {
         // SAFETY: the token proves AVX2 (hence AVX).
         F32x8(unsafe { _mm256_set1_ps(v) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min(_: Avx2, a: F32x8, b: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2 (vminps is AVX).
         F32x8(unsafe { _mm256_min_ps(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max(_: Avx2, a: F32x8, b: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2 (vmaxps is AVX).
         F32x8(unsafe { _mm256_max_ps(a.0, b.0) })
@@ -195,17 +195,17 @@ impl Simd for Avx2 {
     type U = U32x32;
     type UP = U32x8;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat(self, v: f32) -> F32x32 {
         // SAFETY: the token proves AVX2 (hence AVX).
         F32x32([unsafe { _mm256_set1_ps(v) }; 4])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_i(self, v: i32) -> U8x32 {
         // SAFETY: the token proves AVX2. Only the value mod 256 matters.
         U8x32(unsafe { _mm256_set1_epi8(v as i8) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load(self, src: &[f32]) -> F32x32 {
         let src = &src[..32];
         // SAFETY: the token proves AVX2; `src` has 32 floats (sliced above).
@@ -213,7 +213,7 @@ impl Simd for Avx2 {
             _mm256_loadu_ps(src[8 * k..].as_ptr())
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store(self, v: F32x32, dst: &mut [f32]) {
         let dst = &mut dst[..32];
         // SAFETY: the token proves AVX2; `dst` has room for 32 floats.
@@ -224,7 +224,7 @@ impl Simd for Avx2 {
             _mm256_storeu_ps(dst[24..].as_mut_ptr(), v.0[3]);
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_streaming(self, v: F32x32, dst: &mut [f32]) {
         let dst = &mut dst[..32];
         if dst.as_ptr().align_offset(32) != 0 {
@@ -236,38 +236,38 @@ impl Simd for Avx2 {
             unsafe { _mm256_stream_ps(d.as_mut_ptr(), v.0[k]) }
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn part(self, v: F32x32, k: usize) -> F32x8 {
         F32x8(v.0[k])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_part(self, src: &[f32], k: usize) -> F32x8 {
         let src = &src[..32][8 * k..8 * k + 8];
         // SAFETY: the token proves AVX2; `src` is 8 floats (sliced above).
         F32x8(unsafe { _mm256_loadu_ps(src.as_ptr()) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_part(self, p: F32x8, dst: &mut [f32], k: usize) {
         let dst = &mut dst[..32][8 * k..8 * k + 8];
         // SAFETY: the token proves AVX2; `dst` is 8 floats (sliced above).
         unsafe { _mm256_storeu_ps(dst.as_mut_ptr(), p.0) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_part(self, v: &mut F32x32, k: usize, p: F32x8) {
         v.0[k] = p.0;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(self, h: U8x32, k: usize) -> PartHashes {
         PartHashes { bytes: h.0, k }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn floor(self, v: F32x32) -> F32x32 {
         // SAFETY: the token proves AVX2 (vroundps is AVX).
         F32x32(each_vector!(|k| unsafe {
             _mm256_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v.0[k])
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cell(self, floored: F32x32) -> U8x32 {
         let f = floored.0;
         // SAFETY: the token proves AVX2. cvttps2dq, low byte of each dword
@@ -282,18 +282,18 @@ impl Simd for Avx2 {
             _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_cells(self, src: &[u8]) -> U8x32 {
         let src = &src[..32];
         // SAFETY: the token proves AVX2; `src` has 32 bytes (sliced above).
         // Byte order is already point order (byte 8k + j = point 8k + j).
         U8x32(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm_table(self, t: &PermTable) -> PermChunks<'_> {
         PermChunks(&t.bytes)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm(self, t: &PermChunks<'_>, i: U8x32) -> U8x32 {
         let i = i.0;
         // SAFETY: the token proves AVX2.
@@ -308,14 +308,14 @@ impl Simd for Avx2 {
             _mm256_blendv_epi8(low, high, i)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table8(self, t: &[f32; 8], h: PartHashes) -> F32x8 {
         let dwords = self.widen(h.bytes, h.k);
         // SAFETY: the token proves AVX2; the load reads the 8 floats of `t`.
         // vpermps reads bits 0–2 of each index.
         F32x8(unsafe { _mm256_permutevar8x32_ps(_mm256_loadu_ps(t.as_ptr()), dwords) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table16(self, t: &[f32; 16], h: PartHashes) -> F32x8 {
         let dwords = self.widen(h.bytes, h.k);
         // SAFETY: the token proves AVX2; the loads read floats 0..8 and 8..16 of `t`.
@@ -325,7 +325,7 @@ impl Simd for Avx2 {
             F32x8(permute16(lo, hi, dwords))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table32(self, t: &[f32; 32], h: PartHashes) -> F32x8 {
         let dwords = self.widen(h.bytes, h.k);
         // SAFETY: the token proves AVX2; the loads read the 32 floats of `t`.
@@ -338,11 +338,11 @@ impl Simd for Avx2 {
             F32x8(_mm256_blendv_ps(lo, hi, bit4))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn units16(self, t: &[f32; 16], h: PartHashes) -> F32x8 {
         self.units(&unit_bytes::<16>(t), h)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn units32(self, t: &[f32; 32], h: PartHashes) -> F32x8 {
         let bytes = unit_bytes::<32>(t);
         let lo = self.units(bytes[..16].try_into().unwrap(), h);
@@ -354,7 +354,7 @@ impl Simd for Avx2 {
             F32x8(_mm256_blendv_ps(lo.0, hi.0, _mm256_castsi256_ps(bit4)))
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn copy_streaming(self, src: &[f32], dst: &mut [f32]) {
         assert_eq!(src.len(), dst.len());
         // Plain copies up to the first 32-byte boundary of `dst`, then
@@ -370,12 +370,12 @@ impl Simd for Avx2 {
         }
         dst[8 * blocks..].copy_from_slice(&src[8 * blocks..]);
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_fence(self) {
         // SAFETY: the token proves AVX2 (so SSE's sfence exists).
         unsafe { _mm_sfence() }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn canonical_nan(self, v: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2.
         F32x8(unsafe {
@@ -383,7 +383,7 @@ impl Simd for Avx2 {
             _mm256_blendv_ps(_mm256_set1_ps(f32::NAN), v.0, ordered)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32(self, floored: F32x32) -> (U32x32, bool) {
         let f = floored.0;
         // SAFETY: the token proves AVX2. cvttps2dq is exact for |v| < 2³¹
@@ -400,12 +400,12 @@ impl Simd for Avx2 {
             (U32x32(cells), _mm256_testz_si256(any, any) == 1)
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn floor_part(self, v: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2 (vroundps is AVX).
         F32x8(unsafe { _mm256_round_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts<const D: usize>(self, floored: &[F32x8; D]) -> Option<[U32x8; D]> {
         // SAFETY: the token proves AVX2. As `cells32`: a lane at
         // 0x8000_0000, the least i32, may be out of range; one signed `min`
@@ -427,7 +427,7 @@ impl Simd for Avx2 {
             }
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts_checked<const D: usize>(
         self,
         floored: &[F32x8; D],
@@ -446,12 +446,12 @@ impl Simd for Avx2 {
         }
         cells
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_check(self) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { _mm256_set1_epi32(i32::MAX) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_checked(self, check: U32x8) -> bool {
         // SAFETY: the token proves AVX2. A lane at the least i32 may be out
         // of range (or exactly −2³¹, which `cells32` flags too).
@@ -460,7 +460,7 @@ impl Simd for Avx2 {
             _mm256_testz_si256(bad, bad) == 1
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_u32(self, src: &[u32]) -> U32x32 {
         let src = &src[..32];
         // SAFETY: the token proves AVX2; `src` has 32 lanes (sliced above).
@@ -468,7 +468,7 @@ impl Simd for Avx2 {
             _mm256_loadu_si256(src[8 * k..].as_ptr().cast())
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_u32(self, v: U32x32) -> U32x32 {
         let v = v.0;
         // SAFETY: the token proves AVX2.
@@ -476,55 +476,55 @@ impl Simd for Avx2 {
             _mm256_add_epi32(v[k], _mm256_set1_epi32(1))
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn opaque_p(self, v: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2.
         F32x8(unsafe { _mm256_castsi256_ps(opaque256(_mm256_castps_si256(v.0))) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn opaque_up(self, v: U32x8) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { opaque256(v.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x32, k: usize) -> U32x8 {
         U32x8(v.0[k])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_u32_part(self, v: &mut U32x32, k: usize, p: U32x8) {
         v.0[k] = p.0;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min_u32(self, a: U32x8, b: U32x8) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { _mm256_min_epu32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_u32(self, v: u32) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { _mm256_set1_epi32(v as i32) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn add_u32(self, a: U32x8, b: U32x8) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { _mm256_add_epi32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn mul_u32(self, a: U32x8, b: U32x8) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { _mm256_mullo_epi32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn xor_u32(self, a: U32x8, b: U32x8) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { _mm256_xor_si256(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn shr_u32<const N: i32>(self, a: U32x8) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { _mm256_srli_epi32::<N>(a.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top8(self, t: &[f32; 8], h: U32x8) -> F32x8 {
         // SAFETY: the token proves AVX2; the load reads the 8 floats of `t`.
         // vpermps reads index bits 0–2: the hash's bits 29–31.
@@ -532,13 +532,13 @@ impl Simd for Avx2 {
             _mm256_permutevar8x32_ps(_mm256_loadu_ps(t.as_ptr()), _mm256_srli_epi32::<29>(h.0))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, [clear, set]: [F32x8; 2], h: U32x8) -> F32x8 {
         // SAFETY: the token proves AVX2. vblendvps takes `set` where the
         // mask lane's sign bit (bit 31 of h) is 1.
         F32x8(unsafe { _mm256_blendv_ps(clear.0, set.0, _mm256_castsi256_ps(h.0)) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top16(self, t: &[f32; 16], h: U32x8) -> F32x8 {
         // SAFETY: the token proves AVX2; the loads read the 16 floats of `t`.
         // Bits 28–30 index each half, bit 31 (the sign) picks the half.
@@ -549,12 +549,12 @@ impl Simd for Avx2 {
             _mm256_blendv_ps(a, b, _mm256_castsi256_ps(h.0))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top24(self, h: U32x8) -> F32x8 {
         // SAFETY: the token proves AVX2; h >> 8 < 2²⁴ converts exactly.
         F32x8(unsafe { _mm256_cvtepi32_ps(_mm256_srli_epi32::<8>(h.0)) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn byte_value(self, h: PartHashes) -> F32x8 {
         // SAFETY: the token proves AVX2. Bytes 8k..8k + 8 zero-extended.
         F32x8(unsafe {
@@ -571,7 +571,7 @@ impl Simd for Avx2 {
             _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(quarter))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn abs(self, v: F32x32) -> F32x32 {
         let v = v.0;
         // SAFETY: the token proves AVX2 (vandnps is AVX).
@@ -579,20 +579,20 @@ impl Simd for Avx2 {
             _mm256_andnot_ps(_mm256_set1_ps(-0.0), v[k])
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min(self, a: F32x32, b: F32x32) -> F32x32 {
         let (a, b) = (a.0, b.0);
         // SAFETY: the token proves AVX2 (vminps is AVX).
         F32x32(each_vector!(|k| unsafe { _mm256_min_ps(a[k], b[k]) }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max(self, a: F32x32, b: F32x32) -> F32x32 {
         let (a, b) = (a.0, b.0);
         // SAFETY: the token proves AVX2 (vmaxps is AVX).
         F32x32(each_vector!(|k| unsafe { _mm256_max_ps(a[k], b[k]) }))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn outlined<J: crate::simd::StepJob<Self>>(self, step: J) -> J::Output {
         // SAFETY: `self` is the token, so AVX2 was detected.
         unsafe { run_step(self, step) }

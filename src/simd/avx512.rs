@@ -69,7 +69,7 @@ pub(crate) struct PermRegs([__m512i; 4]);
 impl Avx512 {
     /// The hashes of vector `k` in the low byte of each dword lane (higher
     /// bytes are other points' hashes, ignored by `vpermps`/`vpermt2ps`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn spread(self, h: U8x64, k: usize) -> __m512i {
         // SAFETY: the token proves AVX-512F.
         unsafe {
@@ -119,17 +119,17 @@ const SECOND_PAIR: u64 = 0xCCCC_CCCC_CCCC_CCCC;
 step_lanes!(Avx512, F32x64);
 
 impl Lanes<Avx512> for F32x16 {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat(_: Avx512, v: f32) -> F32x16 {
         // SAFETY: the token proves AVX-512F.
         F32x16(unsafe { _mm512_set1_ps(v) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min(_: Avx512, a: F32x16, b: F32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F.
         F32x16(unsafe { _mm512_min_ps(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max(_: Avx512, a: F32x16, b: F32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F.
         F32x16(unsafe { _mm512_max_ps(a.0, b.0) })
@@ -149,17 +149,17 @@ impl Simd for Avx512 {
     type U = U32x64;
     type UP = U32x16;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat(self, v: f32) -> F32x64 {
         // SAFETY: the token proves AVX-512F.
         F32x64([unsafe { _mm512_set1_ps(v) }; VECTORS])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_i(self, v: i32) -> U8x64 {
         // SAFETY: the token proves AVX-512F. Only the value mod 256 matters.
         U8x64(unsafe { _mm512_set1_epi8(v as i8) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load(self, src: &[f32]) -> F32x64 {
         let src = &src[..64];
         // SAFETY: the token proves AVX-512F; `src` has 64 floats (sliced above).
@@ -172,7 +172,7 @@ impl Simd for Avx512 {
             ]
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store(self, v: F32x64, dst: &mut [f32]) {
         let dst = &mut dst[..64];
         // SAFETY: the token proves AVX-512F; `dst` has room for 64 floats.
@@ -183,38 +183,38 @@ impl Simd for Avx512 {
             _mm512_storeu_ps(dst[48..].as_mut_ptr(), v.0[3]);
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn part(self, v: F32x64, k: usize) -> F32x16 {
         F32x16(v.0[k])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_part(self, src: &[f32], k: usize) -> F32x16 {
         let src = &src[..64][16 * k..16 * k + 16];
         // SAFETY: the token proves AVX-512F; `src` is 16 floats (sliced above).
         F32x16(unsafe { _mm512_loadu_ps(src.as_ptr()) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_part(self, p: F32x16, dst: &mut [f32], k: usize) {
         let dst = &mut dst[..64][16 * k..16 * k + 16];
         // SAFETY: the token proves AVX-512F; `dst` is 16 floats (sliced above).
         unsafe { _mm512_storeu_ps(dst.as_mut_ptr(), p.0) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_part(self, v: &mut F32x64, k: usize, p: F32x16) {
         v.0[k] = p.0;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(self, h: U8x64, k: usize) -> __m512i {
         self.spread(h, k)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn floor(self, v: F32x64) -> F32x64 {
         // SAFETY: the token proves AVX-512F.
         F32x64(each_vector!(|k| unsafe {
             _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(v.0[k])
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cell(self, floored: F32x64) -> U8x64 {
         let f = floored.0;
         // SAFETY: the token proves AVX-512F/BW/VBMI. cvttps2dq, then the low
@@ -231,7 +231,7 @@ impl Simd for Avx512 {
             _mm512_mask_blend_epi8(SECOND_PAIR, first, second)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_cells(self, src: &[u8]) -> U8x64 {
         let src = &src[..64];
         // SAFETY: the token proves AVX-512F/VBMI; `src` has 64 bytes (sliced
@@ -240,7 +240,7 @@ impl Simd for Avx512 {
             _mm512_permutexvar_epi8(INTERLEAVE.0, _mm512_loadu_si512(src.as_ptr().cast()))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm_table(self, t: &PermTable) -> PermRegs {
         let b = &t.bytes[..256];
         // SAFETY: the token proves AVX-512F; the four 64-byte loads read
@@ -254,7 +254,7 @@ impl Simd for Avx512 {
             ]
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm(self, t: &PermRegs, i: U8x64) -> U8x64 {
         let [t0, t1, t2, t3] = t.0;
         // SAFETY: the token proves AVX-512 BW (movepi8_mask, byte blend) and
@@ -266,7 +266,7 @@ impl Simd for Avx512 {
             _mm512_mask_blend_epi8(upper_half, lo, hi)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table8(self, t: &[f32; 8], h: __m512i) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the load reads the 8 floats of
         // `t` into the low half (the upper half is zero and never indexed:
@@ -276,12 +276,12 @@ impl Simd for Avx512 {
             _mm512_permutexvar_ps(_mm512_and_si512(h, _mm512_set1_epi32(7)), table)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table16(self, t: &[f32; 16], h: __m512i) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the load reads the 16 floats of `t`.
         F32x16(unsafe { _mm512_permutexvar_ps(h, _mm512_loadu_ps(t.as_ptr())) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table32(self, t: &[f32; 32], h: __m512i) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the loads read floats 0..16 and
         // 16..32 of `t`.
@@ -291,7 +291,7 @@ impl Simd for Avx512 {
             _mm512_permutex2var_ps(lo, h, hi)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn copy_streaming(self, src: &[f32], dst: &mut [f32]) {
         assert_eq!(src.len(), dst.len());
         // Plain copies up to the first 64-byte boundary of `dst`, then whole
@@ -307,7 +307,7 @@ impl Simd for Avx512 {
         }
         dst[16 * lines..].copy_from_slice(&src[16 * lines..]);
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_streaming(self, v: F32x64, dst: &mut [f32]) {
         let dst = &mut dst[..64];
         if dst.as_ptr().align_offset(64) != 0 {
@@ -319,12 +319,12 @@ impl Simd for Avx512 {
             unsafe { _mm512_stream_ps(d.as_mut_ptr(), v.0[k]) }
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_fence(self) {
         // SAFETY: the token proves AVX-512F (so SSE's sfence exists).
         unsafe { _mm_sfence() }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn canonical_nan(self, v: F32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F.
         F32x16(unsafe {
@@ -332,7 +332,7 @@ impl Simd for Avx512 {
             _mm512_mask_blend_ps(unordered, v.0, _mm512_set1_ps(f32::NAN))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32(self, floored: F32x64) -> (U32x64, bool) {
         let f = floored.0;
         // SAFETY: the token proves AVX-512F. cvttps2dq is exact for |v| < 2³¹
@@ -348,7 +348,7 @@ impl Simd for Avx512 {
             )
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts_checked<const D: usize>(
         self,
         floored: &[F32x16; D],
@@ -367,18 +367,18 @@ impl Simd for Avx512 {
         }
         cells
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_check(self) -> U32x16 {
         // SAFETY: the token proves AVX-512F.
         U32x16(unsafe { _mm512_set1_epi32(i32::MAX) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_checked(self, check: U32x16) -> bool {
         // SAFETY: the token proves AVX-512F. A lane at the least i32 may be
         // out of range (or exactly −2³¹, which `cells32` flags too).
         unsafe { _mm512_cmpeq_epi32_mask(check.0, _mm512_set1_epi32(i32::MIN)) == 0 }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_u32(self, src: &[u32]) -> U32x64 {
         let src = &src[..64];
         // SAFETY: the token proves AVX-512F; `src` has 64 lanes (sliced above).
@@ -386,7 +386,7 @@ impl Simd for Avx512 {
             _mm512_loadu_si512(src[16 * k..].as_ptr().cast())
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_u32(self, v: U32x64) -> U32x64 {
         let v = v.0;
         // SAFETY: the token proves AVX-512F.
@@ -394,45 +394,45 @@ impl Simd for Avx512 {
             _mm512_add_epi32(v[k], _mm512_set1_epi32(1))
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x64, k: usize) -> U32x16 {
         U32x16(v.0[k])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_u32_part(self, v: &mut U32x64, k: usize, p: U32x16) {
         v.0[k] = p.0;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min_u32(self, a: U32x16, b: U32x16) -> U32x16 {
         // SAFETY: the token proves AVX-512F.
         U32x16(unsafe { _mm512_min_epu32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_u32(self, v: u32) -> U32x16 {
         // SAFETY: the token proves AVX-512F.
         U32x16(unsafe { _mm512_set1_epi32(v as i32) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn add_u32(self, a: U32x16, b: U32x16) -> U32x16 {
         // SAFETY: the token proves AVX-512F.
         U32x16(unsafe { _mm512_add_epi32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn mul_u32(self, a: U32x16, b: U32x16) -> U32x16 {
         // SAFETY: the token proves AVX-512F.
         U32x16(unsafe { _mm512_mullo_epi32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn xor_u32(self, a: U32x16, b: U32x16) -> U32x16 {
         // SAFETY: the token proves AVX-512F.
         U32x16(unsafe { _mm512_xor_si512(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn shr_u32<const N: i32>(self, a: U32x16) -> U32x16 {
         // SAFETY: the token proves AVX-512F.
         U32x16(unsafe { _mm512_srlv_epi32(a.0, _mm512_set1_epi32(N)) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top8(self, t: &[f32; 8], h: U32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the load reads the 8 floats of
         // `t` (into lanes 0–7; indices h >> 29 are 0–7).
@@ -441,7 +441,7 @@ impl Simd for Avx512 {
             _mm512_permutexvar_ps(_mm512_srli_epi32::<29>(h.0), table)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, [clear, set]: [F32x16; 2], h: U32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F. Bit 31 set is a signed lane
         // below zero; the blend takes `set` where the mask bit is 1.
@@ -450,24 +450,24 @@ impl Simd for Avx512 {
             _mm512_mask_blend_ps(top, clear.0, set.0)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top16(self, t: &[f32; 16], h: U32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F; the load reads the 16 floats of `t`.
         F32x16(unsafe {
             _mm512_permutexvar_ps(_mm512_srli_epi32::<28>(h.0), _mm512_loadu_ps(t.as_ptr()))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top24(self, h: U32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F; h >> 8 < 2²⁴ converts exactly.
         F32x16(unsafe { _mm512_cvtepi32_ps(_mm512_srli_epi32::<8>(h.0)) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn byte_value(self, h: __m512i) -> F32x16 {
         // SAFETY: the token proves AVX-512F. The hash is each dword's low byte.
         F32x16(unsafe { _mm512_cvtepi32_ps(_mm512_and_si512(h, _mm512_set1_epi32(255))) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn abs(self, v: F32x64) -> F32x64 {
         let v = v.0;
         // SAFETY: the token proves AVX-512F (vpandd on the float bits).
@@ -478,20 +478,20 @@ impl Simd for Avx512 {
             ))
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min(self, a: F32x64, b: F32x64) -> F32x64 {
         let (a, b) = (a.0, b.0);
         // SAFETY: the token proves AVX-512F.
         F32x64(each_vector!(|k| unsafe { _mm512_min_ps(a[k], b[k]) }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max(self, a: F32x64, b: F32x64) -> F32x64 {
         let (a, b) = (a.0, b.0);
         // SAFETY: the token proves AVX-512F.
         F32x64(each_vector!(|k| unsafe { _mm512_max_ps(a[k], b[k]) }))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn outlined<J: crate::simd::StepJob<Self>>(self, step: J) -> J::Output {
         // SAFETY: `self` is the token, so AVX-512 F/BW/VBMI was detected.
         unsafe { run_step(self, step) }

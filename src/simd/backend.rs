@@ -8,7 +8,7 @@
 
 /// A table of −1.0, 0.0, 1.0 as signed bytes (the kernel's gradient tables
 /// hold only those values; constant-folded after inlining).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn unit_bytes<const N: usize>(t: &[f32; N]) -> [u8; N] {
     let mut bytes = [0u8; N];
     let mut i = 0;
@@ -52,7 +52,7 @@ macro_rules! vector_ops {
         $(
             impl core::ops::$trait for $ty {
                 type Output = $ty;
-                #[inline(always)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 fn $method(self, rhs: $ty) -> $ty {
                     // SAFETY: a value of this type exists only if a token proved
                     // the CPU feature named in the macro call is present.
@@ -71,7 +71,7 @@ macro_rules! step_ops {
         $(
             impl core::ops::$trait for $ty {
                 type Output = $ty;
-                #[inline(always)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 fn $method(self, rhs: $ty) -> $ty {
                     let (a, b) = (self.0, rhs.0);
                     // SAFETY: a value of this type exists only if a token proved
@@ -88,7 +88,7 @@ pub(crate) use step_ops;
 
 /// The one entry point of an ISA: runs any kernel [`Job`](crate::simd::Job)
 /// with this backend's token, compiled with the ISA's features enabled (the
-/// job's `#[inline(always)]` body is inlined here). The token proves the
+/// job's `#[cfg_attr(not(debug_assertions), inline(always))]` body is inlined here). The token proves the
 /// features, so the wrapper is safe.
 macro_rules! job_shim {
     ($token:ty, $features:literal) => {

@@ -229,7 +229,7 @@ struct Conformance;
 
 impl Job for Conformance {
     type Output = Observed;
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) -> Observed {
         observe(s)
     }

@@ -95,15 +95,15 @@ pub trait Lanes<S>: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output 
 macro_rules! step_lanes {
     ($token:ty, $ty:ty) => {
         impl crate::simd::Lanes<$token> for $ty {
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn splat(s: $token, v: f32) -> $ty {
                 crate::simd::Simd::splat(s, v)
             }
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn min(s: $token, a: $ty, b: $ty) -> $ty {
                 crate::simd::Simd::min(s, a, b)
             }
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn max(s: $token, a: $ty, b: $ty) -> $ty {
                 crate::simd::Simd::max(s, a, b)
             }
@@ -153,13 +153,13 @@ pub trait Simd: Copy {
     fn set_part(self, v: &mut Self::F, k: usize, p: Self::P);
     /// Part `k` of the step `src[..LANES]`: the lanes of that part alone,
     /// read where they are used; panics if `src` is shorter.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_part(self, src: &[f32], k: usize) -> Self::P {
         self.part(self.load(src), k)
     }
     /// Stores part `k` of a step into its lanes of `dst[..LANES]` (the
     /// other lanes are left as they are); panics if `dst` is shorter.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_part(self, p: Self::P, dst: &mut [f32], k: usize) {
         let lanes = Self::LANES / Self::PARTS;
         let mut step = self.splat(0.0);
@@ -183,12 +183,12 @@ pub trait Simd: Copy {
     fn table32(self, t: &[f32; 32], h: Self::H) -> Self::P;
     /// `table16` for a table whose entries are all −1, 0 or 1 (gradient
     /// components); a backend may read such tables faster.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn units16(self, t: &[f32; 16], h: Self::H) -> Self::P {
         self.table16(t, h)
     }
     /// `table32` for a table whose entries are all −1, 0 or 1.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn units32(self, t: &[f32; 32], h: Self::H) -> Self::P {
         self.table32(t, h)
     }
@@ -198,7 +198,7 @@ pub trait Simd: Copy {
     /// then are all lanes right; NaN and ±inf are out of range).
     fn cells32(self, floored: Self::F) -> (Self::U, bool);
     /// [`Simd::floor`] of one part.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn floor_part(self, v: Self::P) -> Self::P {
         let mut step = self.splat(0.0);
         self.set_part(&mut step, 0, v);
@@ -206,7 +206,7 @@ pub trait Simd: Copy {
     }
     /// [`Simd::cells32`] of `D` floored parts at once: their cells, or
     /// `None` unless every lane of every part has |v| < 2³¹.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts<const D: usize>(self, floored: &[Self::P; D]) -> Option<[Self::UP; D]> {
         let mut cells = [self.splat_u32(0); D];
         let mut exact = true;
@@ -274,7 +274,7 @@ pub trait Simd: Copy {
     /// `dst.copy_from_slice(src)`, with non-temporal stores where the backend
     /// has them (large outputs: no read-for-ownership of each cache line).
     /// Call [`Simd::store_fence`] before the data is shared.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn copy_streaming(self, src: &[f32], dst: &mut [f32]) {
         dst.copy_from_slice(src);
     }
@@ -283,12 +283,12 @@ pub trait Simd: Copy {
     /// for AVX-512, 32 for AVX2; plain stores otherwise). Call
     /// [`Simd::store_fence`] before the data is shared. Panics if `dst` is
     /// shorter.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_streaming(self, v: Self::F, dst: &mut [f32]) {
         self.store(v, dst);
     }
     /// Orders earlier non-temporal stores before later stores.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_fence(self) {}
     /// Runs `step` in a function of its own, compiled once per step type
     /// at this level (with its features) and called by every job that
@@ -301,12 +301,12 @@ pub trait Simd: Copy {
     /// a product's double into a second multiply, or a blend of two
     /// products back into a product of a blend. A backend may return `v`
     /// without the hint (AVX2 gives it: measured).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn opaque_p(self, v: Self::P) -> Self::P {
         v
     }
     /// [`Simd::opaque_p`] for 32-bit lanes.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn opaque_up(self, v: Self::UP) -> Self::UP {
         v
     }
@@ -319,7 +319,7 @@ pub trait StepJob<S: Simd> {
 }
 
 /// A kernel invocation, generic over the backend. Its `run` is
-/// `#[inline(always)]`, so [`dispatch`] compiles it once per level, inside
+/// `#[cfg_attr(not(debug_assertions), inline(always))]`, so [`dispatch`] compiles it once per level, inside
 /// that level's `#[target_feature]` shim.
 pub(crate) trait Job {
     type Output;

@@ -91,7 +91,7 @@ const BYTE_OF_LANE: [u8; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
 impl Neon {
     /// Byte indices `4·(h mod (mask + 1)) + b` into a table of `f32`s for the
     /// four hashes of part `h.k` (`mask + 1` a power of two, at most 32).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn entry_bytes(self, h: PartHashes, mask: u8) -> uint8x16_t {
         // SAFETY: the token proves NEON; the loads read 16-byte constants.
         unsafe {
@@ -102,7 +102,7 @@ impl Neon {
     }
 
     /// Byte indices `4·e + b` for 32-bit lanes holding entries `e < 64`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn lane_entry_bytes(self, e: uint32x4_t) -> uint8x16_t {
         // SAFETY: the token proves NEON. `e · 0x0404_0404` puts `4e` in every
         // byte of the lane (4e < 256, no carries); the add sets byte `b`.
@@ -113,7 +113,7 @@ impl Neon {
     }
 
     /// Signed bytes `4k..4k + 4` of `v` as `f32` (exact).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn widen_signed(self, v: uint8x16_t, k: usize) -> float32x4_t {
         // SAFETY: the token proves NEON.
         unsafe {
@@ -133,7 +133,7 @@ impl Neon {
     }
 
     /// Unsigned bytes `4k..4k + 4` of `v` as `f32` (exact).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn widen_unsigned(self, v: uint8x16_t, k: usize) -> float32x4_t {
         // SAFETY: the token proves NEON.
         unsafe {
@@ -152,7 +152,7 @@ impl Neon {
     }
 
     /// `|v| < 2³¹` per lane, all ones or zero (false for NaN).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn in_i32_range(self, v: float32x4_t) -> uint32x4_t {
         // SAFETY: the token proves NEON.
         unsafe { vcaltq_f32(v, vdupq_n_f32(I32_RANGE)) }
@@ -162,17 +162,17 @@ impl Neon {
 step_lanes!(Neon, F32x16);
 
 impl Lanes<Neon> for F32x4 {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat(_: Neon, v: f32) -> F32x4 {
         // SAFETY: the token proves NEON.
         F32x4(unsafe { vdupq_n_f32(v) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min(_: Neon, a: F32x4, b: F32x4) -> F32x4 {
         // SAFETY: the token proves NEON. A select on `a < b`, as `Simd::min`.
         F32x4(unsafe { vbslq_f32(vcltq_f32(a.0, b.0), a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max(_: Neon, a: F32x4, b: F32x4) -> F32x4 {
         // SAFETY: the token proves NEON. A select on `a > b`, as `Simd::max`.
         F32x4(unsafe { vbslq_f32(vcgtq_f32(a.0, b.0), a.0, b.0) })
@@ -191,17 +191,17 @@ impl Simd for Neon {
     type U = U32x16;
     type UP = U32x4;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat(self, v: f32) -> F32x16 {
         // SAFETY: the token proves NEON.
         F32x16([unsafe { vdupq_n_f32(v) }; 4])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_i(self, v: i32) -> U8x16 {
         // SAFETY: the token proves NEON. Only the value mod 256 matters.
         U8x16(unsafe { vdupq_n_u8(v as u8) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load(self, src: &[f32]) -> F32x16 {
         let src = &src[..16];
         // SAFETY: the token proves NEON; `src` has 16 floats (sliced above).
@@ -209,7 +209,7 @@ impl Simd for Neon {
             vld1q_f32(src[4 * k..].as_ptr())
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store(self, v: F32x16, dst: &mut [f32]) {
         let dst = &mut dst[..16];
         // SAFETY: the token proves NEON; `dst` has room for 16 floats.
@@ -220,38 +220,38 @@ impl Simd for Neon {
             vst1q_f32(dst[12..].as_mut_ptr(), v.0[3]);
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn part(self, v: F32x16, k: usize) -> F32x4 {
         F32x4(v.0[k])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_part(self, src: &[f32], k: usize) -> F32x4 {
         let src = &src[..16][4 * k..4 * k + 4];
         // SAFETY: the token proves NEON; `src` is 4 floats (sliced above).
         F32x4(unsafe { vld1q_f32(src.as_ptr()) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_part(self, p: F32x4, dst: &mut [f32], k: usize) {
         let dst = &mut dst[..16][4 * k..4 * k + 4];
         // SAFETY: the token proves NEON; `dst` is 4 floats (sliced above).
         unsafe { vst1q_f32(dst.as_mut_ptr(), p.0) }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_part(self, v: &mut F32x16, k: usize, p: F32x4) {
         v.0[k] = p.0;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(self, h: U8x16, k: usize) -> PartHashes {
         PartHashes { bytes: h.0, k }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn floor(self, v: F32x16) -> F32x16 {
         let v = v.0;
         // SAFETY: the token proves NEON. frintm: IEEE floor, −0 stays −0,
         // ±inf and NaN pass through.
         F32x16(each_vector!(|k| unsafe { vrndmq_f32(v[k]) }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cell(self, floored: F32x16) -> U8x16 {
         let f = floored.0;
         // SAFETY: the token proves NEON. fcvtzs is exact where |v| < 2³¹;
@@ -267,13 +267,13 @@ impl Simd for Neon {
             vuzp1q_u8(vreinterpretq_u8_u16(ab), vreinterpretq_u8_u16(cd))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_cells(self, src: &[u8]) -> U8x16 {
         let src = &src[..16];
         // SAFETY: the token proves NEON; `src` has 16 bytes (sliced above).
         U8x16(unsafe { vld1q_u8(src.as_ptr()) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm_table(self, t: &PermTable) -> PermQuarters {
         let t = &t.bytes;
         // SAFETY: the token proves NEON; each load reads 64 of the 256 bytes.
@@ -281,7 +281,7 @@ impl Simd for Neon {
             vld1q_u8_x4(t[64 * q..].as_ptr())
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm(self, t: &PermQuarters, i: U8x16) -> U8x16 {
         let (t, i) = (t.0, i.0);
         // SAFETY: the token proves NEON. `i ^ 64q` is below 64 exactly for
@@ -294,19 +294,19 @@ impl Simd for Neon {
             vqtbx4q_u8(r, t[3], veorq_u8(i, vdupq_n_u8(0xC0)))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table8(self, t: &[f32; 8], h: PartHashes) -> F32x4 {
         let idx = self.entry_bytes(h, 7);
         // SAFETY: the token proves NEON; the load reads the 32 bytes of `t`.
         F32x4(unsafe { vreinterpretq_f32_u8(vqtbl2q_u8(vld1q_u8_x2(t.as_ptr().cast()), idx)) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table16(self, t: &[f32; 16], h: PartHashes) -> F32x4 {
         let idx = self.entry_bytes(h, 15);
         // SAFETY: the token proves NEON; the load reads the 64 bytes of `t`.
         F32x4(unsafe { vreinterpretq_f32_u8(vqtbl4q_u8(vld1q_u8_x4(t.as_ptr().cast()), idx)) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table32(self, t: &[f32; 32], h: PartHashes) -> F32x4 {
         let idx = self.entry_bytes(h, 31);
         // SAFETY: the token proves NEON; the loads read the 128 bytes of `t`.
@@ -317,14 +317,14 @@ impl Simd for Neon {
             vreinterpretq_f32_u8(vqtbx4q_u8(lo, hi, veorq_u8(idx, vdupq_n_u8(64))))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn units16(self, t: &[f32; 16], h: PartHashes) -> F32x4 {
         let bytes = unit_bytes::<16>(t);
         // SAFETY: the token proves NEON; the load reads the 16 table bytes.
         let v = unsafe { vqtbl1q_u8(vld1q_u8(bytes.as_ptr()), vandq_u8(h.bytes, vdupq_n_u8(15))) };
         F32x4(self.widen_signed(v, h.k))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn units32(self, t: &[f32; 32], h: PartHashes) -> F32x4 {
         let bytes = unit_bytes::<32>(t);
         // SAFETY: the token proves NEON; the load reads the 32 table bytes.
@@ -336,12 +336,12 @@ impl Simd for Neon {
         };
         F32x4(self.widen_signed(v, h.k))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn canonical_nan(self, v: F32x4) -> F32x4 {
         // SAFETY: the token proves NEON. A lane equals itself unless NaN.
         F32x4(unsafe { vbslq_f32(vceqq_f32(v.0, v.0), v.0, vdupq_n_f32(f32::NAN)) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32(self, floored: F32x16) -> (U32x16, bool) {
         let f = floored.0;
         // SAFETY: the token proves NEON. fcvtzs is exact for |v| < 2³¹;
@@ -353,7 +353,7 @@ impl Simd for Neon {
             (U32x16(cells), vminvq_u32(all) == u32::MAX)
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts_checked<const D: usize>(
         self,
         floored: &[F32x4; D],
@@ -370,17 +370,17 @@ impl Simd for Neon {
         }
         cells
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_check(self) -> U32x4 {
         // SAFETY: the token proves NEON.
         U32x4(unsafe { vdupq_n_u32(u32::MAX) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_checked(self, check: U32x4) -> bool {
         // SAFETY: the token proves NEON.
         unsafe { vminvq_u32(check.0) == u32::MAX }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_u32(self, src: &[u32]) -> U32x16 {
         let src = &src[..16];
         // SAFETY: the token proves NEON; `src` has 16 lanes (sliced above).
@@ -388,51 +388,51 @@ impl Simd for Neon {
             vld1q_u32(src[4 * k..].as_ptr())
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_u32(self, v: U32x16) -> U32x16 {
         let v = v.0;
         // SAFETY: the token proves NEON.
         U32x16(each_vector!(|k| unsafe { vaddq_u32(v[k], vdupq_n_u32(1)) }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x16, k: usize) -> U32x4 {
         U32x4(v.0[k])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_u32_part(self, v: &mut U32x16, k: usize, p: U32x4) {
         v.0[k] = p.0;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_u32(self, v: u32) -> U32x4 {
         // SAFETY: the token proves NEON.
         U32x4(unsafe { vdupq_n_u32(v) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn add_u32(self, a: U32x4, b: U32x4) -> U32x4 {
         // SAFETY: the token proves NEON.
         U32x4(unsafe { vaddq_u32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn mul_u32(self, a: U32x4, b: U32x4) -> U32x4 {
         // SAFETY: the token proves NEON. mul keeps the low 32 bits.
         U32x4(unsafe { vmulq_u32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn xor_u32(self, a: U32x4, b: U32x4) -> U32x4 {
         // SAFETY: the token proves NEON.
         U32x4(unsafe { veorq_u32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min_u32(self, a: U32x4, b: U32x4) -> U32x4 {
         // SAFETY: the token proves NEON.
         U32x4(unsafe { vminq_u32(a.0, b.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn shr_u32<const N: i32>(self, a: U32x4) -> U32x4 {
         // SAFETY: the token proves NEON; 0 < N < 32 (the trait's contract).
         U32x4(unsafe { vshrq_n_u32::<N>(a.0) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top8(self, t: &[f32; 8], h: U32x4) -> F32x4 {
         // SAFETY: the token proves NEON; the load reads the 32 bytes of `t`.
         F32x4(unsafe {
@@ -440,7 +440,7 @@ impl Simd for Neon {
             vreinterpretq_f32_u8(vqtbl2q_u8(vld1q_u8_x2(t.as_ptr().cast()), idx))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, [clear, set]: [F32x4; 2], h: U32x4) -> F32x4 {
         // SAFETY: the token proves NEON. The arithmetic shift spreads bit 31
         // over the lane; bsl takes `set` where the mask's bits are 1.
@@ -449,7 +449,7 @@ impl Simd for Neon {
             vbslq_f32(top, set.0, clear.0)
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top16(self, t: &[f32; 16], h: U32x4) -> F32x4 {
         // SAFETY: the token proves NEON; the load reads the 64 bytes of `t`.
         F32x4(unsafe {
@@ -457,22 +457,22 @@ impl Simd for Neon {
             vreinterpretq_f32_u8(vqtbl4q_u8(vld1q_u8_x4(t.as_ptr().cast()), idx))
         })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top24(self, h: U32x4) -> F32x4 {
         // SAFETY: the token proves NEON; h >> 8 < 2²⁴ converts exactly.
         F32x4(unsafe { vcvtq_f32_u32(vshrq_n_u32::<8>(h.0)) })
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn byte_value(self, h: PartHashes) -> F32x4 {
         F32x4(self.widen_unsigned(h.bytes, h.k))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn abs(self, v: F32x16) -> F32x16 {
         let v = v.0;
         // SAFETY: the token proves NEON. fabs clears the sign bit only.
         F32x16(each_vector!(|k| unsafe { vabsq_f32(v[k]) }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min(self, a: F32x16, b: F32x16) -> F32x16 {
         let (a, b) = (a.0, b.0);
         // SAFETY: the token proves NEON. A select on `a < b`, not fmin:
@@ -481,7 +481,7 @@ impl Simd for Neon {
             vbslq_f32(vcltq_f32(a[k], b[k]), a[k], b[k])
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max(self, a: F32x16, b: F32x16) -> F32x16 {
         let (a, b) = (a.0, b.0);
         // SAFETY: the token proves NEON. A select on `a > b`, as `min`.
@@ -490,7 +490,7 @@ impl Simd for Neon {
         }))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn outlined<J: crate::simd::StepJob<Self>>(self, step: J) -> J::Output {
         // SAFETY: `self` is the token, so NEON was detected.
         unsafe { run_step(self, step) }

@@ -34,39 +34,39 @@ impl Simd for Portable {
     type U = u32x8;
     type UP = u32x8;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat(self, v: f32) -> f32x8 {
         f32x8::splat(v)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_i(self, v: i32) -> i32x8 {
         i32x8::splat(v)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load(self, src: &[f32]) -> f32x8 {
         let a: [f32; 8] = src[..8].try_into().unwrap();
         f32x8::new(a)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store(self, v: f32x8, dst: &mut [f32]) {
         dst[..8].copy_from_slice(&v.to_array());
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn part(self, v: f32x8, _: usize) -> f32x8 {
         v
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_part(self, v: &mut f32x8, _: usize, p: f32x8) {
         *v = p;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(self, h: i32x8, _: usize) -> i32x8 {
         h
     }
     /// Exact floor: below 2²³ truncate through i32 (keeping the sign of −0),
     /// then step down where truncation rounded up; at and above 2²³ (and for
     /// NaN, ±inf) the input is its own floor.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn floor(self, v: f32x8) -> f32x8 {
         let sign = v & f32x8::splat(-0.0);
         let t = v.fast_trunc_int().round_float() | sign;
@@ -76,44 +76,44 @@ impl Simd for Portable {
     /// Truncation is exact where |v| < 2³¹; every other lane (multiples of
     /// 256, NaN, ±inf) is 0 by an explicit select, whatever the target's
     /// out-of-range conversion gives (SSE2 `i32::MIN`, NEON saturation).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cell(self, floored: f32x8) -> i32x8 {
         let in_range = floored.abs().simd_lt(f32x8::splat(I32_RANGE));
         let v = in_range.select(floored, f32x8::splat(0.0));
         v.fast_trunc_int() & i32x8::splat(255)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_cells(self, src: &[u8]) -> i32x8 {
         let b = &src[..8];
         i32x8::new([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]].map(i32::from))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm_table(self, t: &PermTable) -> &[u8; 256] {
         &t.bytes
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm(self, t: &&[u8; 256], i: i32x8) -> i32x8 {
         i32x8::new(i.to_array().map(|i| i32::from(t[(i & 255) as usize])))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table8(self, t: &[f32; 8], h: i32x8) -> f32x8 {
         f32x8::new(h.to_array().map(|h| t[(h & 7) as usize]))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table16(self, t: &[f32; 16], h: i32x8) -> f32x8 {
         f32x8::new(h.to_array().map(|h| t[(h & 15) as usize]))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table32(self, t: &[f32; 32], h: i32x8) -> f32x8 {
         f32x8::new(h.to_array().map(|h| t[(h & 31) as usize]))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn canonical_nan(self, v: f32x8) -> f32x8 {
         v.simd_eq(v).select(v, f32x8::splat(f32::NAN))
     }
     /// Lane by lane with an explicit range test, so the result does not
     /// depend on what the target's float-to-int conversion does out of range.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32(self, floored: f32x8) -> (u32x8, bool) {
         let lanes = floored.to_array();
         let exact = lanes.iter().all(|v| v.abs() < I32_RANGE);
@@ -126,7 +126,7 @@ impl Simd for Portable {
         });
         (u32x8::new(cells), exact)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts_checked<const D: usize>(
         self,
         floored: &[f32x8; D],
@@ -142,92 +142,92 @@ impl Simd for Portable {
         }
         cells
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_check(self) -> u32x8 {
         u32x8::splat(1)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_checked(self, check: u32x8) -> bool {
         check.to_array().iter().all(|&c| c == 1)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_u32(self, src: &[u32]) -> u32x8 {
         let a: [u32; 8] = src[..8].try_into().unwrap();
         u32x8::new(a)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_u32(self, v: u32x8) -> u32x8 {
         v + u32x8::splat(1)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: u32x8, _: usize) -> u32x8 {
         v
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_u32_part(self, v: &mut u32x8, _: usize, p: u32x8) {
         *v = p;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min_u32(self, a: u32x8, b: u32x8) -> u32x8 {
         a.min(b)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_u32(self, v: u32) -> u32x8 {
         u32x8::splat(v)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn add_u32(self, a: u32x8, b: u32x8) -> u32x8 {
         a + b
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn mul_u32(self, a: u32x8, b: u32x8) -> u32x8 {
         a * b
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn xor_u32(self, a: u32x8, b: u32x8) -> u32x8 {
         a ^ b
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn shr_u32<const N: i32>(self, a: u32x8) -> u32x8 {
         a >> N as u32
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top8(self, t: &[f32; 8], h: u32x8) -> f32x8 {
         f32x8::new(h.to_array().map(|h| t[(h >> 29) as usize]))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, [clear, set]: [f32x8; 2], h: u32x8) -> f32x8 {
         let (c, s, h) = (clear.to_array(), set.to_array(), h.to_array());
         f32x8::new(core::array::from_fn(|i| {
             if h[i] >> 31 == 1 { s[i] } else { c[i] }
         }))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top16(self, t: &[f32; 16], h: u32x8) -> f32x8 {
         f32x8::new(h.to_array().map(|h| t[(h >> 28) as usize]))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top24(self, h: u32x8) -> f32x8 {
         f32x8::new(h.to_array().map(|h| (h >> 8) as f32))
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn byte_value(self, h: i32x8) -> f32x8 {
         (h & i32x8::splat(255)).round_float()
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn abs(self, v: f32x8) -> f32x8 {
         v.abs()
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min(self, a: f32x8, b: f32x8) -> f32x8 {
         a.simd_lt(b).select(a, b)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max(self, a: f32x8, b: f32x8) -> f32x8 {
         a.simd_gt(b).select(a, b)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn outlined<J: super::StepJob<Self>>(self, step: J) -> J::Output {
         #[inline(never)]
         fn call<J: super::StepJob<Portable>>(s: Portable, step: J) -> J::Output {

@@ -24,39 +24,39 @@ impl Simd for Scalar {
     type U = u32;
     type UP = u32;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat(self, v: f32) -> f32 {
         v
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_i(self, v: i32) -> i32 {
         v
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load(self, src: &[f32]) -> f32 {
         src[0]
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn store(self, v: f32, dst: &mut [f32]) {
         dst[0] = v;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn part(self, v: f32, _: usize) -> f32 {
         v
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_part(self, v: &mut f32, _: usize, p: f32) {
         *v = p;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(self, h: i32, _: usize) -> i32 {
         h
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn floor(self, v: f32) -> f32 {
         v.floor()
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cell(self, floored: f32) -> i32 {
         // Exact truncation in range; 0 for every other value (multiples of
         // 256, NaN, ±inf), as the contract says.
@@ -66,35 +66,35 @@ impl Simd for Scalar {
             0
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_cells(self, src: &[u8]) -> i32 {
         i32::from(src[0])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm_table(self, t: &PermTable) -> &[u8; 256] {
         &t.bytes
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn perm(self, t: &&[u8; 256], i: i32) -> i32 {
         i32::from(t[(i & 255) as usize])
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table8(self, t: &[f32; 8], h: i32) -> f32 {
         t[(h & 7) as usize]
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table16(self, t: &[f32; 16], h: i32) -> f32 {
         t[(h & 15) as usize]
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn table32(self, t: &[f32; 32], h: i32) -> f32 {
         t[(h & 31) as usize]
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn canonical_nan(self, v: f32) -> f32 {
         if v.is_nan() { f32::NAN } else { v }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32(self, floored: f32) -> (u32, bool) {
         if floored.abs() < I32_RANGE {
             (floored as i32 as u32, true)
@@ -102,7 +102,7 @@ impl Simd for Scalar {
             (0, false)
         }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts_checked<const D: usize>(
         self,
         floored: &[f32; D],
@@ -116,88 +116,88 @@ impl Simd for Scalar {
         }
         cells
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_check(self) -> u32 {
         1
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells_checked(self, check: u32) -> bool {
         check == 1
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_u32(self, src: &[u32]) -> u32 {
         src[0]
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_u32(self, v: u32) -> u32 {
         v.wrapping_add(1)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: u32, _: usize) -> u32 {
         v
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn set_u32_part(self, v: &mut u32, _: usize, p: u32) {
         *v = p;
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min_u32(self, a: u32, b: u32) -> u32 {
         a.min(b)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat_u32(self, v: u32) -> u32 {
         v
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn add_u32(self, a: u32, b: u32) -> u32 {
         a.wrapping_add(b)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn mul_u32(self, a: u32, b: u32) -> u32 {
         a.wrapping_mul(b)
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn xor_u32(self, a: u32, b: u32) -> u32 {
         a ^ b
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn shr_u32<const N: i32>(self, a: u32) -> u32 {
         a >> N
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top8(self, t: &[f32; 8], h: u32) -> f32 {
         t[(h >> 29) as usize]
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, t: [f32; 2], h: u32) -> f32 {
         t[(h >> 31) as usize]
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top16(self, t: &[f32; 16], h: u32) -> f32 {
         t[(h >> 28) as usize]
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top24(self, h: u32) -> f32 {
         (h >> 8) as f32
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn byte_value(self, h: i32) -> f32 {
         (h & 255) as f32
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn abs(self, v: f32) -> f32 {
         v.abs()
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn min(self, a: f32, b: f32) -> f32 {
         if a < b { a } else { b }
     }
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn max(self, a: f32, b: f32) -> f32 {
         if a > b { a } else { b }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn outlined<J: super::StepJob<Self>>(self, step: J) -> J::Output {
         step.run(self)
     }

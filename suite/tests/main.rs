@@ -19,6 +19,5 @@ mod period;
 mod recipe;
 mod reference;
 mod semantics;
-mod stack;
 mod streaming;
 mod value;
