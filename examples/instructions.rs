@@ -14,6 +14,7 @@
 //! repeat it. The difference between 3 and 1 repeats, divided by 2 × the
 //! job's sample count, is the kernel's cost per sample without setup.
 
+use noisefield::prelude::*;
 use noisefield::{
     DynSource, Fbm, Grid2, Grid3, HashMode, Level, Marble, Perlin, Recipe, Ridged, Warp,
 };
@@ -46,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let mut out = vec![0.0f32; POINTS];
             for _ in 0..repeats {
-                source.fill3(xs, ys, zs, &mut out)?;
+                source.fill([xs, ys, zs], &mut out)?;
                 std::hint::black_box(&mut out);
             }
             POINTS
@@ -55,7 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let grid = Grid2::new([0.0; 2], [0.02; 2], [4096, 4096]);
             let mut out = vec![0.0f32; grid.check()?];
             for _ in 0..repeats {
-                perlin.fill_grid2(&grid, &mut out)?;
+                perlin.fill_grid(&grid, &mut out)?;
                 std::hint::black_box(&mut out);
             }
             out.len()
@@ -64,7 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let grid = Grid3::new([0.0; 3], [0.02; 3], [64, 64, 64]);
             let mut out = vec![0.0f32; grid.check()?];
             for _ in 0..repeats {
-                perlin.fill_grid3(&grid, &mut out)?;
+                perlin.fill_grid(&grid, &mut out)?;
                 std::hint::black_box(&mut out);
             }
             out.len()
@@ -74,10 +75,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let periodic = perlin.clone().with_period([300, 300, 300, 300])?;
             for _ in 0..repeats {
                 match job.as_str() {
-                    "fbm3" => Fbm::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
-                    "fbm3-periodic" => Fbm::new(periodic.clone()).fill3(xs, ys, zs, &mut out)?,
-                    "ridged3" => Ridged::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
-                    _ => Marble::new(perlin.clone()).fill3(xs, ys, zs, &mut out)?,
+                    "fbm3" => Fbm::new(perlin.clone()).fill([xs, ys, zs], &mut out)?,
+                    "fbm3-periodic" => Fbm::new(periodic.clone()).fill([xs, ys, zs], &mut out)?,
+                    "ridged3" => Ridged::new(perlin.clone()).fill([xs, ys, zs], &mut out)?,
+                    _ => Marble::new(perlin.clone()).fill([xs, ys, zs], &mut out)?,
                 }
                 std::hint::black_box(&mut out);
             }
@@ -88,9 +89,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut out = vec![0.0f32; grid.check()?];
             for _ in 0..repeats {
                 if job == "fbm-grid2" {
-                    Fbm::new(perlin.clone()).fill_grid2(&grid, &mut out)?;
+                    Fbm::new(perlin.clone()).fill_grid(&grid, &mut out)?;
                 } else {
-                    Ridged::new(perlin.clone()).fill_grid2(&grid, &mut out)?;
+                    Ridged::new(perlin.clone()).fill_grid(&grid, &mut out)?;
                 }
                 std::hint::black_box(&mut out);
             }
@@ -123,7 +124,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             };
             for _ in 0..repeats {
-                graph.fill_grid2(&grid, &mut out)?;
+                graph.fill_grid(&grid, &mut out)?;
                 std::hint::black_box(&mut out);
             }
             out.len()

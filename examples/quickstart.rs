@@ -3,6 +3,7 @@
 //! Prints a small ASCII rendering of 2D noise, then the fill3 throughput of
 //! every SIMD level this CPU has, in million points per second.
 
+use noisefield::prelude::*;
 use noisefield::{Level, Perlin};
 use std::time::Instant;
 
@@ -14,7 +15,7 @@ fn main() -> Result<(), noisefield::Error> {
     for row in 0..24 {
         let line: String = (0..72)
             .map(|col| {
-                let v = perlin.noise2(col as f32 / 8.0, row as f32 / 4.0);
+                let v = perlin.noise([col as f32 / 8.0, row as f32 / 4.0]);
                 let k = ((v + 1.0) * 0.5 * shades.len() as f32) as usize;
                 shades[k.min(shades.len() - 1)]
             })
@@ -42,7 +43,7 @@ fn main() -> Result<(), noisefield::Error> {
         let best = (0..5)
             .map(|_| {
                 let t = Instant::now();
-                p.fill3(&xs, &ys, &zs, &mut out)?;
+                p.fill([&xs, &ys, &zs], &mut out)?;
                 Ok(t.elapsed().as_secs_f64())
             })
             .collect::<Result<Vec<f64>, noisefield::Error>>()?

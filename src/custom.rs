@@ -6,7 +6,7 @@
 //! batch of outputs; it runs in plain Rust (no SIMD needed):
 //!
 //! ```text
-//! batch (fillN, fillN_f64)  →  fill(points, out) in calls of ≤ 4096 points
+//! batch (fill, fill_f64)  →  fill(points, out) in calls of ≤ 4096 points
 //! grid                      →  fill at the grid's f64 sample positions, whole rows per call
 //! inside a combinator       →  fill once per kernel step (LANES points of the step's level)
 //! every output              →  NaN made the canonical f32::NAN
@@ -33,8 +33,8 @@ const BATCH: usize = 4096;
 /// out) and [`CustomNoise::bounds`]; `Custom::new(my_noise)` is then a
 /// [`crate::Source`] like `Perlin`: every combinator takes it ([`crate::Fbm`],
 /// [`crate::Ridged`], …, [`crate::Map`], [`crate::Combine`],
-/// [`crate::Blend`], [`crate::Warp`]), and it has every method (`noise3`,
-/// `fill3`, `fill3_f64`, `fill_grid3_par`, …). Plain scalar code is fine: the
+/// [`crate::Blend`], [`crate::Warp`]), and it has every method (`noise`,
+/// `fill`, `fill_f64`, `fill_grid_par`, …). Plain scalar code is fine: the
 /// crate's SIMD runs around it.
 ///
 /// # Contract
@@ -65,11 +65,11 @@ const BATCH: usize = 4096;
 ///
 /// # Precision
 ///
-/// The points are `f64`: `fillN_f64` and grids pass their `f64` coordinates
-/// as they are; `noiseN`, `fillN` and combinators evaluated in `f32` pass
-/// `f32` coordinates widened exactly to `f64`. So a [`Custom`]'s `fillN` and
-/// `fillN_f64` agree bit for bit on `f32`-representable inputs, and a grid
-/// equals `fillN_f64` at its sample positions (there is no separate row
+/// The points are `f64`: `fill_f64` and grids pass their `f64` coordinates
+/// as they are; `noise`, `fill` and combinators evaluated in `f32` pass
+/// `f32` coordinates widened exactly to `f64`. So a [`Custom`]'s `fill` and
+/// `fill_f64` agree bit for bit on `f32`-representable inputs, and a grid
+/// equals `fill_f64` at its sample positions (there is no separate row
 /// path).
 ///
 /// ```
@@ -94,11 +94,11 @@ const BATCH: usize = 4096;
 /// }
 ///
 /// let rings = Custom::new(Rings { spacing: 0.5 });
-/// assert_eq!(rings.noise2(0.0, 0.0), 1.0);
+/// assert_eq!(rings.noise([0.0, 0.0]), 1.0);
 /// // Under a fractal like any source.
 /// let rough = Fbm::new(rings).octaves(3);
 /// let mut out = vec![0.0; 3];
-/// rough.fill2(&[0.1, 0.2, 0.3], &[1.0, 2.0, 3.0], &mut out)?;
+/// rough.fill([&[0.1, 0.2, 0.3], &[1.0, 2.0, 3.0]], &mut out)?;
 /// let (lo, hi) = rough.bounds(2);
 /// assert!(out.iter().all(|v| (lo..=hi).contains(v)));
 /// # Ok::<(), noisefield::Error>(())
@@ -120,11 +120,11 @@ pub trait CustomNoise: Clone + Send + Sync + std::fmt::Debug {
 /// [`crate::Combine`], [`crate::Blend`], [`crate::Warp`]) and has every
 /// [`crate::Source`] method.
 ///
-/// - `noiseN`, `fillN` (and `f32` combinators): the noise at the `f32`
-///   coordinates widened to `f64`; `fillN_f64`: at the `f64` coordinates.
+/// - `noise`, `fill` (and `f32` combinators): the noise at the `f32`
+///   coordinates widened to `f64`; `fill_f64`: at the `f64` coordinates.
 ///   The two agree bit for bit where the `f64` inputs are `f32` values, and
 ///   differ (legitimately) only by the coordinates given otherwise.
-/// - Grids: exactly `fillN_f64` at the grid's sample positions.
+/// - Grids: exactly `fill_f64` at the grid's sample positions.
 /// - Every level, thread count and window split gives the same bits,
 ///   provided the noise keeps [`CustomNoise`]'s contract (each output a
 ///   function of its point alone).
@@ -146,8 +146,8 @@ impl<U: CustomNoise> Custom<U> {
         }
     }
 
-    /// The user's noise.
-    pub fn noise(&self) -> &U {
+    /// The user's noise (named `inner`: `noise` is [`Source::noise`](crate::Source::noise)).
+    pub fn inner(&self) -> &U {
         &self.noise
     }
 
@@ -283,7 +283,7 @@ impl<U: CustomNoise> Field for Custom<U> {
     }
 
     /// The grid's `f64` sample positions, whole rows per pass, through
-    /// the batch path (`fillN_f64`'s bits).
+    /// the batch path (`fill_f64`'s bits).
     fn fill_rows<const D: usize>(
         &self,
         _: &(),
@@ -310,5 +310,3 @@ impl<U: CustomNoise> Field for Custom<U> {
         }
     }
 }
-
-crate::source::source_methods!(impl[U: CustomNoise] Custom<U>);

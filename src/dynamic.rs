@@ -206,7 +206,7 @@ impl<T: Field + 'static> DynField for Node<T> {
 /// };
 /// let terrain = DynSource::new(Combine::add(base, Perlin::new(8)));
 /// let mut out = vec![0.0; 3];
-/// terrain.fill2(&[0.5, 1.5, 2.5], &[0.25, 0.25, 0.25], &mut out)?;
+/// terrain.fill([&[0.5, 1.5, 2.5], &[0.25, 0.25, 0.25]], &mut out)?;
 /// assert!(out.iter().all(|v| v.is_finite()));
 /// # Ok::<(), noisefield::Error>(())
 /// ```
@@ -305,5 +305,3 @@ impl Field for DynSource {
         self.0.run(req)
     }
 }
-
-crate::source::source_methods!(impl[] DynSource);

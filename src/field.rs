@@ -422,7 +422,7 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     where
         Noise: Dims<D>;
 
-    /// The whole steps of a batch call (`fillN`): the field at the points
+    /// The whole steps of a batch call (`fill`): the field at the points
     /// `inputs[..][i]`, stored into `out[i]`, `out.len()` a multiple of
     /// `LANES` and each input as long. A field may run its step inlined in
     /// the loop, reading and writing the memory part by part, instead of
@@ -769,21 +769,80 @@ pub enum GradRequest<'a> {
     D4(GradWork<'a, 4>),
 }
 
-macro_rules! into_request {
-    ($($d:literal => $variant:ident),+) => {$(
-        impl<'a> From<Work<'a, $d>> for Request<'a> {
-            fn from(w: Work<'a, $d>) -> Request<'a> {
-                Request::$variant(w)
-            }
-        }
-        impl<'a> From<GradWork<'a, $d>> for GradRequest<'a> {
-            fn from(w: GradWork<'a, $d>) -> GradRequest<'a> {
-                GradRequest::$variant(w)
-            }
-        }
-    )+};
+/// The dimensions the crate computes: `Dimension::<D>::COMPUTED` fails to
+/// compile (when a generic method is instantiated) for any other `D`.
+pub(crate) struct Dimension<const D: usize>;
+
+impl<const D: usize> Dimension<D> {
+    pub(crate) const COMPUTED: () = assert!(
+        1 <= D && D <= 4,
+        "noisefield computes noise in 1 to 4 dimensions"
+    );
 }
-into_request!(1 => D1, 2 => D2, 3 => D3, 4 => D4);
+
+/// `a` as an array of length `E`; called only where `D == E` (the caller
+/// matched on `D`), so every element moves across and none is made up.
+pub(crate) fn cast<T, const D: usize, const E: usize>(a: [T; D]) -> [T; E] {
+    debug_assert_eq!(D, E);
+    let mut it = a.into_iter();
+    std::array::from_fn(|_| it.next().expect("D == E"))
+}
+
+/// `grid` as a grid of dimension `E` (`D == E`, as for [`cast`]).
+fn cast_grid<const D: usize, const E: usize>(grid: &Grid<D>) -> &Grid<E> {
+    (grid as &dyn std::any::Any).downcast_ref().expect("D == E")
+}
+
+impl<'a, const D: usize> Points<'a, D> {
+    fn cast<const E: usize>(self) -> Points<'a, E> {
+        match self {
+            Points::F32(c) => Points::F32(cast(c)),
+            Points::F64(c) => Points::F64(cast(c)),
+        }
+    }
+}
+
+impl<'a, const D: usize> Work<'a, D> {
+    fn cast<const E: usize>(self) -> Work<'a, E> {
+        match self {
+            Work::Fill(p, out) => Work::Fill(p.cast(), out),
+            Work::Grid(g, out, par) => Work::Grid(cast_grid(g), out, par),
+        }
+    }
+}
+
+impl<'a, const D: usize> GradWork<'a, D> {
+    fn cast<const E: usize>(self) -> GradWork<'a, E> {
+        match self {
+            GradWork::Fill(p, out, g) => GradWork::Fill(p.cast(), out, cast(g)),
+            GradWork::Grid(grid, out, g, par) => GradWork::Grid(cast_grid(grid), out, cast(g), par),
+        }
+    }
+}
+
+impl<'a, const D: usize> From<Work<'a, D>> for Request<'a> {
+    fn from(w: Work<'a, D>) -> Request<'a> {
+        let () = Dimension::<D>::COMPUTED;
+        match D {
+            1 => Request::D1(w.cast()),
+            2 => Request::D2(w.cast()),
+            3 => Request::D3(w.cast()),
+            _ => Request::D4(w.cast()),
+        }
+    }
+}
+
+impl<'a, const D: usize> From<GradWork<'a, D>> for GradRequest<'a> {
+    fn from(w: GradWork<'a, D>) -> GradRequest<'a> {
+        let () = Dimension::<D>::COMPUTED;
+        match D {
+            1 => GradRequest::D1(w.cast()),
+            2 => GradRequest::D2(w.cast()),
+            3 => GradRequest::D3(w.cast()),
+            _ => GradRequest::D4(w.cast()),
+        }
+    }
+}
 
 /// `f` set to run at `level` (its inputs too), or
 /// Err([`Error::Unsupported`]) when this CPU cannot run `level`: the
@@ -852,7 +911,7 @@ where
 }
 
 /// One `f64` point through the scalar backend (`NaN` if the field is
-/// invalid): the bits of `fillN_f64` at that point, at every level.
+/// invalid): the bits of `fill_f64` at that point, at every level.
 #[cfg(feature = "noise")]
 pub(crate) fn point_f64<F: Field, const D: usize>(f: &F, c: [f64; D]) -> f32
 where
@@ -1096,7 +1155,7 @@ const POINT_ROWS_SAMPLES: usize = 1 << 12;
 
 /// [`Field::fill_rows`] for fields without a row path of their own (a
 /// domain warp): rows `first_row..` of the grid `axes` exactly as the `f64`
-/// point path computes them (`fillN_f64` at the grid's coordinates), in
+/// point path computes them (`fill_f64` at the grid's coordinates), in
 /// passes of whole rows; `period_scale` as in [`Field::plan`].
 pub(crate) fn fill_rows_by_points<F: Field, const D: usize>(
     f: &F,

@@ -466,7 +466,7 @@ impl<N: Source> Field for Fractal<N> {
                         .collect();
                     // The source picks its row path from the x step. An
                     // octave of a coarse grid must stay on the point path
-                    // (a coarse grid gives `fillN_f64`'s bits) even where
+                    // (a coarse grid gives `fill_f64`'s bits) even where
                     // |lacunarity| < 1 shrinks its step below the bound, so
                     // the source sees the larger of the two steps.
                     let grid_step = axes[0].step.abs();
@@ -844,7 +844,6 @@ macro_rules! combinator {
         }
 
         crate::field::forward_field!(impl[N: Source] $ty<N>, Fractal<N>);
-        crate::source::source_methods!(impl[N: Source] $ty<N>);
     };
 }
 
@@ -854,9 +853,10 @@ combinator!(
     /// when its source is.
     ///
     /// ```
+    /// use noisefield::prelude::*;
     /// use noisefield::{Fbm, Perlin};
     /// let fbm = Fbm::new(Perlin::new(7)).octaves(6).lacunarity(2.0).persistence(0.5);
-    /// let v = fbm.noise3(0.3, 1.7, 2.2);
+    /// let v = fbm.noise([0.3, 1.7, 2.2]);
     /// let (lo, hi) = fbm.bounds(3);
     /// assert!(lo <= v && v <= hi);
     /// assert!(Fbm::new(Perlin::new(7)).octaves(0).check().is_err());
@@ -871,7 +871,6 @@ combinator!(
     Fbm
 );
 crate::field::forward_grad_field!(impl[N: Source + GradField] Fbm<N>);
-crate::source::gradient_methods!(impl[N: Source + GradField] Fbm<N>);
 
 combinator!(
     /// Billowy noise: `Σ aᵢ·(2·|nᵢ| − 1)`: rounded puffs with creases

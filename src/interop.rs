@@ -24,28 +24,28 @@ use crate::{
 };
 
 /// `NoiseFn<f64, 1..=4>` for each listed type, through the one-point `f64`
-/// path (the bits of `fillN_f64`, at every level).
+/// path (the bits of `fill_f64`, at every level).
 macro_rules! noise_fn {
     ($(impl[$($g:tt)*] $ty:ty;)+) => {$(
-        /// 1D: `fill1_f64` at the point, widened to `f64` (NaN when invalid).
+        /// 1D: `fill_f64` at the point, widened to `f64` (NaN when invalid).
         impl<$($g)*> NoiseFn<f64, 1> for $ty {
             fn get(&self, point: [f64; 1]) -> f64 {
                 f64::from(point_f64(self, point))
             }
         }
-        /// 2D: `fill2_f64` at the point, widened to `f64` (NaN when invalid).
+        /// 2D: `fill_f64` at the point, widened to `f64` (NaN when invalid).
         impl<$($g)*> NoiseFn<f64, 2> for $ty {
             fn get(&self, point: [f64; 2]) -> f64 {
                 f64::from(point_f64(self, point))
             }
         }
-        /// 3D: `fill3_f64` at the point, widened to `f64` (NaN when invalid).
+        /// 3D: `fill_f64` at the point, widened to `f64` (NaN when invalid).
         impl<$($g)*> NoiseFn<f64, 3> for $ty {
             fn get(&self, point: [f64; 3]) -> f64 {
                 f64::from(point_f64(self, point))
             }
         }
-        /// 4D: `fill4_f64` at the point, widened to `f64` (NaN when invalid).
+        /// 4D: `fill_f64` at the point, widened to `f64` (NaN when invalid).
         impl<$($g)*> NoiseFn<f64, 4> for $ty {
             fn get(&self, point: [f64; 4]) -> f64 {
                 f64::from(point_f64(self, point))
@@ -81,7 +81,7 @@ const ISIZE_RANGE: f64 = 9_223_372_036_854_775_808.0;
 /// - In `D` dimensions each point is `f.get([x, y, …])`, rounded to `f32`
 ///   (NaN made canonical).
 /// - In fewer dimensions the missing coordinates are 0: a 3D function
-///   sampled by `fill2` is its `z = 0` slice.
+///   sampled in 2D is its `z = 0` slice.
 /// - In more dimensions every output is NaN (a 2D function has no value at
 ///   a 3D point).
 /// - A point with a non-finite coordinate, or one of magnitude 2⁶³
@@ -105,12 +105,12 @@ const ISIZE_RANGE: f64 = 9_223_372_036_854_775_808.0;
 /// let source = Custom::new(NoiseFnSource::<_, 3>::new(perlin, (-1.0, 1.0)));
 /// let fbm = Fbm::new(source).octaves(4);
 /// let mut out = vec![0.0; 2];
-/// fbm.fill3_f64(&[0.25, 10.5], &[1.5, -3.0], &[0.0, 2.0], &mut out)?;
+/// fbm.fill_f64([&[0.25, 10.5], &[1.5, -3.0], &[0.0, 2.0]], &mut out)?;
 ///
-/// // And back: noisefield sources are NoiseFns (`fillN_f64`'s bits).
+/// // And back: noisefield sources are NoiseFns (`fill_f64`'s bits).
 /// use noise::NoiseFn;
 /// let v = noisefield::Perlin::new(3).get([1.5, 2.25, -0.75]);
-/// assert_eq!(v, f64::from(noisefield::Perlin::new(3).noise3(1.5, 2.25, -0.75)));
+/// assert_eq!(v, f64::from(noisefield::Perlin::new(3).noise([1.5, 2.25, -0.75])));
 /// # Ok::<(), noisefield::Error>(())
 /// ```
 #[derive(Clone)]

@@ -747,8 +747,6 @@ macro_rules! lattice_source {
 
         crate::field::forward_field!(impl[] $ty, crate::lattice::Lattice<$kind>, compiled);
         crate::field::forward_grad_field!(impl[] $ty, compiled);
-        crate::source::source_methods!(impl[] $ty);
-        crate::source::gradient_methods!(impl[] $ty);
     };
 }
 pub(crate) use lattice_source;

@@ -111,7 +111,7 @@ enum MapOp {
 /// # Derivatives
 ///
 /// Over [`Differentiable`](crate::Differentiable) inputs every operator is
-/// differentiable too (`noiseN_grad`, `fillN_grad`, `fill_gridN_grad`,
+/// differentiable too (`noise_grad`, `fill_grad`, `fill_grid_grad`,
 /// …), by the chain rule, with `∇a` the gradient of input `a`:
 ///
 /// | operator | gradient |
@@ -136,9 +136,9 @@ enum MapOp {
 /// level, thread count and window. A NaN value has NaN derivatives (an
 /// input's NaN that `min` or `max` does not take does not reach them).
 ///
-/// As for every differentiable source, `fill_gridN_grad` computes each
-/// sample as `fillN_f64` computes its point, so its values equal
-/// `fill_gridN`'s bit for bit on coarse grids (which take that path) and
+/// As for every differentiable source, `fill_grid_grad` computes each
+/// sample as `fill_f64` computes its point, so its values equal
+/// `fill_grid`'s bit for bit on coarse grids (which take that path) and
 /// are within the row path's documented error of them on fine ones.
 #[derive(Clone, Debug)]
 pub struct Map<N> {
@@ -561,8 +561,6 @@ impl<N: Source> Field for Map<N> {
     }
 }
 
-crate::source::source_methods!(impl[N: Source] Map<N>);
-
 impl<N: Source + GradField> GradField for Map<N> {
     /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -587,8 +585,6 @@ impl<N: Source + GradField> GradField for Map<N> {
         (canonical(s, map_step(s, self.op, &self.pieces, v)), grad)
     }
 }
-
-crate::source::gradient_methods!(impl[N: Source + GradField] Map<N>);
 
 /// How a [`Combine`] joins its two inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -774,8 +770,6 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
     }
 }
 
-crate::source::source_methods!(impl[A: Source, B: Source] Combine<A, B>);
-
 /// `da` in the lanes where `min` or `max` ([`combine_step`]) takes `a`,
 /// `db` where it takes `b` (unordered included): the same comparison,
 /// lane by lane, so a NaN in the input not taken never reaches the result.
@@ -848,8 +842,6 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
         (canonical(s, combine_step(s, self.op, a, b)), grad)
     }
 }
-
-crate::source::gradient_methods!(impl[A: Source + GradField, B: Source + GradField] Combine<A, B>);
 
 /// How a [`Blend`] weighs its inputs by the control: `t = clamp((c −
 /// origin) · k₁ · k₂, 0, 1)`, then smoothstep for a select.
@@ -1137,8 +1129,6 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
     }
 }
 
-crate::source::source_methods!(impl[A: Source, B: Source, C: Source] Blend<A, B, C>);
-
 impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradField
     for Blend<A, B, C>
 {
@@ -1169,8 +1159,6 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
         (canonical(s, mix(s, t, a, b)), grad)
     }
 }
-
-crate::source::gradient_methods!(impl[A: Source + GradField, B: Source + GradField, C: Source + GradField] Blend<A, B, C>);
 
 /// Rows `first_row..` of a grid with rows of `nx` samples, in blocks of
 /// at most [`BLOCK_SAMPLES`] (whole rows): `each(row, block, scratch)` gets

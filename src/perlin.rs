@@ -79,7 +79,7 @@ pub(crate) fn shuffled(seed: u64) -> [u8; 256] {
 pub struct Perlin(pub(crate) Lattice<GradientKind>);
 
 impl Perlin {
-    /// Ken Perlin's published permutation: `noise3` is his `ImprovedNoise`
+    /// Ken Perlin's published permutation: 3D `noise` is his `ImprovedNoise`
     /// (the permutation mode; repeats every 256 cells).
     pub fn reference() -> Perlin {
         Perlin(Lattice::permuted(&KEN_PERMUTATION))

@@ -19,6 +19,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Source;
 use crate::{
     Billow, Blend, Combine, DynSource, Error, Fade, Fbm, HashMode, Level, MAX_CONTROL_POINTS, Map,
     Marble, Perlin, Ridged, Turbulence, Value, Warp,
@@ -388,7 +389,7 @@ pub struct RecipeDefaults {
 /// assert_eq!(recipe.to_string().parse::<Recipe>()?, recipe);
 /// let terrain = recipe.source();
 /// let mut out = vec![0.0; 2];
-/// terrain.fill2(&[0.5, 10.25], &[3.0, -4.5], &mut out)?;
+/// terrain.fill([&[0.5, 10.25], &[3.0, -4.5]], &mut out)?;
 ///
 /// let error = "fbm(perlin, octaves=40)".parse::<Recipe>().unwrap_err();
 /// assert_eq!(error.column(), 13);

@@ -14,8 +14,8 @@
 //! (`Fbm` over `Perlin`) gives the usual warped-fBm look.
 //!
 //! The displaced coordinates are computed in the precision of the call:
-//! `f32` for `fillN` (and one-point calls), `f64` for `fillN_f64` (where
-//! `amplitude · w` is exact). Grids are computed as `fillN_f64` computes
+//! `f32` for `fill` (and one-point calls), `f64` for `fill_f64` (where
+//! `amplitude · w` is exact). Grids are computed as `fill_f64` computes
 //! their sample coordinates, bit for bit (a warped grid is no longer a grid
 //! for the source, so there is no row path). Every level, thread count and
 //! window split gives the same bits.
@@ -48,8 +48,8 @@ const AXIS_OFFSETS: [f64; 4] = [0.0, 41.375, 83.906_25, 125.125];
 /// (`Fbm` over `Perlin`) gives the usual warped-fBm look.
 ///
 /// The displaced coordinates are computed in the precision of the call:
-/// `f32` for `fillN` (and one-point calls), `f64` for `fillN_f64` (where
-/// `amplitude · w` is exact). Grids are computed as `fillN_f64` computes
+/// `f32` for `fill` (and one-point calls), `f64` for `fill_f64` (where
+/// `amplitude · w` is exact). Grids are computed as `fill_f64` computes
 /// their sample coordinates, bit for bit (a warped grid is no longer a grid
 /// for the source, so there is no row path). Every level, thread count and
 /// window split gives the same bits.
@@ -69,7 +69,7 @@ const AXIS_OFFSETS: [f64; 4] = [0.0, 41.375, 83.906_25, 125.125];
 /// bit-identical to the plain methods'; the derivatives (in `f32`, a `D×D`
 /// matrix per point) are the same bits at every level, thread count and
 /// window. The clamp of displaced coordinates to the finite range is not
-/// differentiated. `fill_gridN_grad` computes each sample as `fillN_f64`
+/// differentiated. `fill_grid_grad` computes each sample as `fill_f64`
 /// does, like the value grid, so their values are equal bit for bit.
 #[derive(Clone, Debug)]
 pub struct Warp<N, W> {
@@ -245,8 +245,6 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
     }
 }
 
-crate::source::source_methods!(impl[N: Source, W: Source] Warp<N, W>);
-
 impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
     /// The chain rule through every iteration: with `Jₖ = ∂cₖ/∂c` (`J₀ =
     /// I`), `Jₖ₊₁[a][j] = δₐⱼ + amplitude · Σₘ ∂w/∂pₘ(cₖ + oₐ) · Jₖ[m][j]`,
@@ -312,5 +310,3 @@ impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
         (v, grad)
     }
 }
-
-crate::source::gradient_methods!(impl[N: Source + GradField, W: Source + GradField] Warp<N, W>);

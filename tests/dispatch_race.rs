@@ -4,6 +4,7 @@
 //! A test binary of its own (not in suite/tests), with this one test, so that nothing has touched
 //! the detection cache before the threads start.
 
+use noisefield::prelude::*;
 use noisefield::{Level, Perlin};
 use std::sync::{Arc, Barrier};
 use std::thread;
@@ -38,11 +39,11 @@ fn first_calls_from_many_threads_agree() {
                 let (detected, level) = if t % 2 == 0 {
                     let detected = Level::detect();
                     let p = Perlin::reference();
-                    p.fill3(&xs, &ys, &zs, &mut out).unwrap();
+                    p.fill([&xs, &ys, &zs], &mut out).unwrap();
                     (detected, p.level())
                 } else {
                     let p = Perlin::reference();
-                    p.fill3(&xs, &ys, &zs, &mut out).unwrap();
+                    p.fill([&xs, &ys, &zs], &mut out).unwrap();
                     (Level::detect(), p.level())
                 };
                 (detected, level, out)
@@ -55,7 +56,7 @@ fn first_calls_from_many_threads_agree() {
     let settled = Level::detect();
     let p = Perlin::reference();
     let scalar: Vec<u32> = (0..n)
-        .map(|i| p.noise3(xs[i], ys[i], zs[i]).to_bits())
+        .map(|i| p.noise([xs[i], ys[i], zs[i]]).to_bits())
         .collect();
     for (t, (detected, level, out)) in results.iter().enumerate() {
         assert_eq!(*detected, settled, "thread {t} detected {detected}");

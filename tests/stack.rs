@@ -17,17 +17,17 @@ const STACK: usize = 1 << 20;
 fn fills(src: &impl Source) -> u32 {
     let c = [0.3f32, -1.7, 2.5, 100.25, 7.0];
     let (c5, mut out) = (&c[..], [0.0f32; 5]);
-    src.fill1(c5, &mut out).unwrap();
-    src.fill2(c5, c5, &mut out).unwrap();
-    src.fill3(c5, c5, c5, &mut out).unwrap();
-    src.fill4(c5, c5, c5, c5, &mut out).unwrap();
+    src.fill([c5], &mut out).unwrap();
+    src.fill([c5, c5], &mut out).unwrap();
+    src.fill([c5, c5, c5], &mut out).unwrap();
+    src.fill([c5, c5, c5, c5], &mut out).unwrap();
     let d: Vec<f64> = c.iter().map(|&v| f64::from(v)).collect();
-    src.fill4_f64(&d, &d, &d, &d, &mut out).unwrap();
+    src.fill_f64([&d, &d, &d, &d], &mut out).unwrap();
     let grid = Grid4::new([0.5; 4], [0.1, 0.3, 0.3, 0.3], [5, 2, 2, 2]);
     let mut field = [0.0f32; 40];
-    src.fill_grid4(&grid, &mut field).unwrap();
+    src.fill_grid(&grid, &mut field).unwrap();
     let coarse = Grid4::new([0.5; 4], [0.7; 4], [5, 2, 2, 2]);
-    src.fill_grid4(&coarse, &mut field).unwrap();
+    src.fill_grid(&coarse, &mut field).unwrap();
     out[3].to_bits() ^ field[7].to_bits()
 }
 
@@ -37,12 +37,12 @@ fn gradients(src: &impl Differentiable) -> u32 {
     let c5 = &c[..];
     let (mut out, mut g) = ([0.0f32; 5], [[0.0f32; 5]; 4]);
     let [gx, gy, gz, gw] = &mut g;
-    src.fill4_grad(c5, c5, c5, c5, &mut out, gx, gy, gz, gw)
+    src.fill_grad([c5, c5, c5, c5], &mut out, [gx, gy, gz, gw])
         .unwrap();
     let grid = Grid4::new([0.5; 4], [0.1, 0.3, 0.3, 0.3], [5, 2, 2, 2]);
     let (mut field, mut d) = ([0.0f32; 40], [[0.0f32; 40]; 4]);
     let [dx, dy, dz, dw] = &mut d;
-    src.fill_grid4_grad(&grid, &mut field, dx, dy, dz, dw)
+    src.fill_grid_grad(&grid, &mut field, [dx, dy, dz, dw])
         .unwrap();
     out[1].to_bits() ^ field[9].to_bits() ^ d[3][9].to_bits()
 }

@@ -12,6 +12,7 @@
 //!   graph ≤ the sum of its nodes: the fBm plus 3 Perlin evaluations).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use noisefield::prelude::*;
 use noisefield::{DynSource, Fbm, Grid2, Perlin, Recipe, Warp};
 use std::time::Duration;
 
@@ -43,13 +44,13 @@ fn warped_fbm_grid2(c: &mut Criterion) {
     // Interleaved, so drift in the machine's speed hits all three alike.
     for round in [1, 2] {
         g.bench_function(id("static", round), |b| {
-            b.iter(|| static_graph.fill_grid2(&grid, &mut out).unwrap())
+            b.iter(|| static_graph.fill_grid(&grid, &mut out).unwrap())
         });
         g.bench_function(id("recipe", round), |b| {
-            b.iter(|| recipe.fill_grid2(&grid, &mut out).unwrap())
+            b.iter(|| recipe.fill_grid(&grid, &mut out).unwrap())
         });
         g.bench_function(id("boxed", round), |b| {
-            b.iter(|| boxed.fill_grid2(&grid, &mut out).unwrap())
+            b.iter(|| boxed.fill_grid(&grid, &mut out).unwrap())
         });
     }
     g.finish();
@@ -66,13 +67,13 @@ fn nodes_points(c: &mut Criterion) {
     let fbm = Fbm::new(Perlin::new(7)).octaves(6);
     let warped = static_graph();
     g.bench_function(BenchmarkId::new("perlin", n), |b| {
-        b.iter(|| perlin.fill3(&p[0], &p[1], &p[2], &mut out).unwrap())
+        b.iter(|| perlin.fill([&p[0], &p[1], &p[2]], &mut out).unwrap())
     });
     g.bench_function(BenchmarkId::new("fbm6", n), |b| {
-        b.iter(|| fbm.fill3(&p[0], &p[1], &p[2], &mut out).unwrap())
+        b.iter(|| fbm.fill([&p[0], &p[1], &p[2]], &mut out).unwrap())
     });
     g.bench_function(BenchmarkId::new("warp(fbm6, perlin)", n), |b| {
-        b.iter(|| warped.fill3(&p[0], &p[1], &p[2], &mut out).unwrap())
+        b.iter(|| warped.fill([&p[0], &p[1], &p[2]], &mut out).unwrap())
     });
     g.finish();
 }

@@ -14,6 +14,7 @@
 //!   centring ran in vectors).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use noisefield::prelude::*;
 use noisefield::{Fbm, Grid3, Perlin, Value};
 use std::time::Duration;
 
@@ -30,12 +31,12 @@ fn fbm_points(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(4));
     g.throughput(Throughput::Elements(N as u64));
     g.bench_function(BenchmarkId::new("perlin-fill3", N), |b| {
-        b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+        b.iter(|| p.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
     });
     for k in [1, 4, 8] {
         let f = Fbm::new(p.clone()).octaves(k);
         g.bench_function(BenchmarkId::new(format!("fbm{k}-fill3"), N), |b| {
-            b.iter(|| f.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+            b.iter(|| f.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
         });
     }
     g.finish();
@@ -50,18 +51,18 @@ fn fbm_grid3(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(4));
     g.throughput(Throughput::Elements(samples as u64));
     g.bench_function(BenchmarkId::new("perlin-fill_grid3", "256x256x16"), |b| {
-        b.iter(|| p.fill_grid3(&grid, &mut out).unwrap())
+        b.iter(|| p.fill_grid(&grid, &mut out).unwrap())
     });
     for k in [1, 4, 8] {
         let f = Fbm::new(p.clone()).octaves(k);
         g.bench_function(
             BenchmarkId::new(format!("fbm{k}-fill_grid3"), "256x256x16"),
-            |b| b.iter(|| f.fill_grid3(&grid, &mut out).unwrap()),
+            |b| b.iter(|| f.fill_grid(&grid, &mut out).unwrap()),
         );
     }
     let f = Fbm::new(p.clone()).octaves(4);
     g.bench_function(BenchmarkId::new("fbm4-fill_grid3_par", "256x256x16"), |b| {
-        b.iter(|| f.fill_grid3_par(&grid, &mut out).unwrap())
+        b.iter(|| f.fill_grid_par(&grid, &mut out).unwrap())
     });
     g.finish();
 }
@@ -77,34 +78,40 @@ fn grad3(c: &mut Criterion) {
     let v = Value::reference();
     let f = Fbm::new(p.clone()).octaves(4);
     g.bench_function(BenchmarkId::new("perlin-fill3", N), |b| {
-        b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+        b.iter(|| p.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
     });
     g.bench_function(BenchmarkId::new("perlin-fill3_grad", N), |b| {
         b.iter(|| {
-            p.fill3_grad(
-                &xyz[0], &xyz[1], &xyz[2], &mut out, &mut dx, &mut dy, &mut dz,
+            p.fill_grad(
+                [&xyz[0], &xyz[1], &xyz[2]],
+                &mut out,
+                [&mut dx, &mut dy, &mut dz],
             )
             .unwrap()
         })
     });
     g.bench_function(BenchmarkId::new("value-fill3", N), |b| {
-        b.iter(|| v.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+        b.iter(|| v.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
     });
     g.bench_function(BenchmarkId::new("value-fill3_grad", N), |b| {
         b.iter(|| {
-            v.fill3_grad(
-                &xyz[0], &xyz[1], &xyz[2], &mut out, &mut dx, &mut dy, &mut dz,
+            v.fill_grad(
+                [&xyz[0], &xyz[1], &xyz[2]],
+                &mut out,
+                [&mut dx, &mut dy, &mut dz],
             )
             .unwrap()
         })
     });
     g.bench_function(BenchmarkId::new("fbm4-fill3", N), |b| {
-        b.iter(|| f.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+        b.iter(|| f.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
     });
     g.bench_function(BenchmarkId::new("fbm4-fill3_grad", N), |b| {
         b.iter(|| {
-            f.fill3_grad(
-                &xyz[0], &xyz[1], &xyz[2], &mut out, &mut dx, &mut dy, &mut dz,
+            f.fill_grad(
+                [&xyz[0], &xyz[1], &xyz[2]],
+                &mut out,
+                [&mut dx, &mut dy, &mut dz],
             )
             .unwrap()
         })
@@ -124,12 +131,12 @@ fn fbm_periodic(c: &mut Criterion) {
         let f = Fbm::new(p).octaves(6);
         g.throughput(Throughput::Elements(N as u64));
         g.bench_function(BenchmarkId::new(format!("fbm6-fill3-{name}"), N), |b| {
-            b.iter(|| f.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+            b.iter(|| f.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
         });
         g.throughput(Throughput::Elements(256 * 256 * 16));
         g.bench_function(
             BenchmarkId::new(format!("fbm6-fill_grid3-{name}"), "256x256x16"),
-            |b| b.iter(|| f.fill_grid3(&grid, &mut out[..256 * 256 * 16]).unwrap()),
+            |b| b.iter(|| f.fill_grid(&grid, &mut out[..256 * 256 * 16]).unwrap()),
         );
     }
     g.finish();

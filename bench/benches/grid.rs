@@ -11,6 +11,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::NoiseFn;
+use noisefield::prelude::*;
 use noisefield::{Grid2, Grid3, HashMode, Perlin};
 use std::hint::black_box;
 use std::time::Duration;
@@ -28,7 +29,7 @@ fn grid3(c: &mut Criterion) {
     let mut out = vec![0.0f32; n];
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function(BenchmarkId::new("fill3-random-points", n), |b| {
-        b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+        b.iter(|| p.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
     });
 
     let size = 256;
@@ -37,10 +38,10 @@ fn grid3(c: &mut Criterion) {
     let mut field = vec![0.0f32; samples];
     g.throughput(Throughput::Elements(samples as u64));
     g.bench_function(BenchmarkId::new("fill_grid3", "256^3"), |b| {
-        b.iter(|| p.fill_grid3(&grid, &mut field).unwrap())
+        b.iter(|| p.fill_grid(&grid, &mut field).unwrap())
     });
     g.bench_function(BenchmarkId::new("fill_grid3_par", "256^3"), |b| {
-        b.iter(|| p.fill_grid3_par(&grid, &mut field).unwrap())
+        b.iter(|| p.fill_grid_par(&grid, &mut field).unwrap())
     });
     let anchor = noise::Perlin::new(0);
     g.bench_function(BenchmarkId::new("noise-crate-loop", "256^3"), |b| {
@@ -71,7 +72,7 @@ fn grid2(c: &mut Criterion) {
     let mut out = vec![0.0f32; n];
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function(BenchmarkId::new("fill2-random-points", n), |b| {
-        b.iter(|| p.fill2(&xy[0], &xy[1], &mut out).unwrap())
+        b.iter(|| p.fill([&xy[0], &xy[1]], &mut out).unwrap())
     });
 
     let size = 4096;
@@ -79,10 +80,10 @@ fn grid2(c: &mut Criterion) {
     let mut field = vec![0.0f32; size * size];
     g.throughput(Throughput::Elements((size * size) as u64));
     g.bench_function(BenchmarkId::new("fill_grid2", "4096^2"), |b| {
-        b.iter(|| p.fill_grid2(&grid, &mut field).unwrap())
+        b.iter(|| p.fill_grid(&grid, &mut field).unwrap())
     });
     g.bench_function(BenchmarkId::new("fill_grid2_par", "4096^2"), |b| {
-        b.iter(|| p.fill_grid2_par(&grid, &mut field).unwrap())
+        b.iter(|| p.fill_grid_par(&grid, &mut field).unwrap())
     });
     let anchor = noise::Perlin::new(0);
     g.bench_function(BenchmarkId::new("noise-crate-loop", "4096^2"), |b| {
@@ -105,10 +106,10 @@ fn grid3_1m(c: &mut Criterion) {
     let mut field = vec![0.0f32; 128 * 128 * 64];
     g.throughput(Throughput::Elements(field.len() as u64));
     g.bench_function(BenchmarkId::new("fill_grid3", "128x128x64"), |b| {
-        b.iter(|| p.fill_grid3(&grid, &mut field).unwrap())
+        b.iter(|| p.fill_grid(&grid, &mut field).unwrap())
     });
     g.bench_function(BenchmarkId::new("fill_grid3_par", "128x128x64"), |b| {
-        b.iter(|| p.fill_grid3_par(&grid, &mut field).unwrap())
+        b.iter(|| p.fill_grid_par(&grid, &mut field).unwrap())
     });
     g.finish();
 }
@@ -129,12 +130,12 @@ fn grid_modes(c: &mut Criterion) {
             g.throughput(Throughput::Elements(4096 * 4096));
             let id = format!("fill_grid2-{name}-{}", mode.name());
             g.bench_function(BenchmarkId::new(id, "4096^2"), |b| {
-                b.iter(|| p.fill_grid2(&grid2, &mut field).unwrap())
+                b.iter(|| p.fill_grid(&grid2, &mut field).unwrap())
             });
             g.throughput(Throughput::Elements(128 * 128 * 64));
             let id = format!("fill_grid3-{name}-{}", mode.name());
             g.bench_function(BenchmarkId::new(id, "128x128x64"), |b| {
-                b.iter(|| p.fill_grid3(&grid3, &mut field[..128 * 128 * 64]).unwrap())
+                b.iter(|| p.fill_grid(&grid3, &mut field[..128 * 128 * 64]).unwrap())
             });
         }
     }

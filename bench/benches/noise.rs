@@ -9,6 +9,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::NoiseFn;
+use noisefield::prelude::*;
 use noisefield::{HashMode, Level, Perlin};
 use std::hint::black_box;
 use std::time::Duration;
@@ -48,9 +49,9 @@ fn fills(c: &mut Criterion) {
                 let p = Perlin::reference().with_level(level).unwrap();
                 g.bench_function(BenchmarkId::new(level.name(), n), |b| {
                     b.iter(|| match dim {
-                        2 => p.fill2(x, y, &mut out).unwrap(),
-                        3 => p.fill3(x, y, z, &mut out).unwrap(),
-                        _ => p.fill4(x, y, z, w, &mut out).unwrap(),
+                        2 => p.fill([x, y], &mut out).unwrap(),
+                        3 => p.fill([x, y, z], &mut out).unwrap(),
+                        _ => p.fill([x, y, z, w], &mut out).unwrap(),
                     })
                 });
             }
@@ -59,7 +60,7 @@ fn fills(c: &mut Criterion) {
                 g.bench_function(BenchmarkId::new("scalar-noise3-loop", n), |b| {
                     b.iter(|| {
                         for (i, o) in out.iter_mut().enumerate() {
-                            *o = p.noise3(x[i], y[i], z[i]);
+                            *o = p.noise([x[i], y[i], z[i]]);
                         }
                         black_box(&out);
                     })
@@ -82,7 +83,7 @@ fn goal(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(8));
     let p = Perlin::new(0);
     g.bench_function(BenchmarkId::new(format!("fill3-{}", p.level()), n), |b| {
-        b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+        b.iter(|| p.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
     });
     anchor(&mut g, n, &xyz);
     g.finish();
@@ -104,7 +105,7 @@ fn modes(c: &mut Criterion) {
             for (name, p) in [("fill3", plain), ("fill3-periodic", periodic)] {
                 let id = format!("{name}-{}-{}", mode.name(), level.name());
                 g.bench_function(BenchmarkId::new(id, n), |b| {
-                    b.iter(|| p.fill3(&xyz[0], &xyz[1], &xyz[2], &mut out).unwrap())
+                    b.iter(|| p.fill([&xyz[0], &xyz[1], &xyz[2]], &mut out).unwrap())
                 });
             }
         }

@@ -10,6 +10,7 @@
 
 use crate::Failure;
 use crate::args::SourceArgs;
+use noisefield::prelude::*;
 use noisefield::{
     Billow, DynSource, Error, Fbm, Grid2, Grid3, Level, Marble, Perlin, RecipeDefaults, Ridged,
     Turbulence, Value,
@@ -79,27 +80,27 @@ impl AnySource {
 
     /// Noise at `n` points `(xs[i], ys[i])`, one thread.
     pub fn fill2(&self, xs: &[f32], ys: &[f32], out: &mut [f32]) -> Result<(), Error> {
-        each_source!(self, s => s.fill2(xs, ys, out))
+        each_source!(self, s => s.fill([xs, ys], out))
     }
 
     /// Noise at `n` points `(xs[i], ys[i], zs[i])`, one thread.
     pub fn fill3(&self, xs: &[f32], ys: &[f32], zs: &[f32], out: &mut [f32]) -> Result<(), Error> {
-        each_source!(self, s => s.fill3(xs, ys, zs, out))
+        each_source!(self, s => s.fill([xs, ys, zs], out))
     }
 
     /// Noise over a 2D grid; on the rayon pool when `parallel`.
     pub fn fill_grid2(&self, grid: &Grid2, out: &mut [f32], parallel: bool) -> Result<(), Error> {
         match parallel {
-            true => each_source!(self, s => s.fill_grid2_par(grid, out)),
-            false => each_source!(self, s => s.fill_grid2(grid, out)),
+            true => each_source!(self, s => s.fill_grid_par(grid, out)),
+            false => each_source!(self, s => s.fill_grid(grid, out)),
         }
     }
 
     /// Noise over a 3D grid; on the rayon pool when `parallel`.
     pub fn fill_grid3(&self, grid: &Grid3, out: &mut [f32], parallel: bool) -> Result<(), Error> {
         match parallel {
-            true => each_source!(self, s => s.fill_grid3_par(grid, out)),
-            false => each_source!(self, s => s.fill_grid3(grid, out)),
+            true => each_source!(self, s => s.fill_grid_par(grid, out)),
+            false => each_source!(self, s => s.fill_grid(grid, out)),
         }
     }
 }
@@ -128,8 +129,8 @@ impl AnySource {
         macro_rules! grad {
             ($s:expr) => {
                 match parallel {
-                    true => $s.fill_grid2_grad_par(grid, out, dx, dy),
-                    false => $s.fill_grid2_grad(grid, out, dx, dy),
+                    true => $s.fill_grid_grad_par(grid, out, [dx, dy]),
+                    false => $s.fill_grid_grad(grid, out, [dx, dy]),
                 }
             };
         }

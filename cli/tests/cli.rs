@@ -4,6 +4,7 @@
 //! against the documented mappings (gray = round(255·t), 16-bit =
 //! round(65535·t), t = (v − lo)/(hi − lo)).
 
+use noisefield::prelude::*;
 use noisefield::{
     Billow, Blend, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value, Warp,
 };
@@ -48,7 +49,7 @@ fn assert_same_bits(got: &[f32], want: &[f32]) {
 fn library2(perlin: &Perlin, grid: Grid2) -> Vec<f32> {
     let [nx, ny] = grid.size();
     let mut out = vec![0.0; nx * ny];
-    perlin.fill_grid2(&grid, &mut out).unwrap();
+    perlin.fill_grid(&grid, &mut out).unwrap();
     out
 }
 
@@ -56,7 +57,7 @@ fn library2(perlin: &Perlin, grid: Grid2) -> Vec<f32> {
 fn library3(perlin: &Perlin, grid: Grid3) -> Vec<f32> {
     let [nx, ny, nz] = grid.size();
     let mut out = vec![0.0; nx * ny * nz];
-    perlin.fill_grid3(&grid, &mut out).unwrap();
+    perlin.fill_grid(&grid, &mut out).unwrap();
     out
 }
 
@@ -256,13 +257,13 @@ fn fill3_by(source: &AnySource, grid: &Grid3) -> Vec<f32> {
     let [nx, ny, nz] = grid.size();
     let mut out = vec![0.0; nx * ny * nz];
     match source {
-        AnySource::Perlin(s) => s.fill_grid3(grid, &mut out),
-        AnySource::Value(s) => s.fill_grid3(grid, &mut out),
-        AnySource::Fbm(s) => s.fill_grid3(grid, &mut out),
-        AnySource::Ridged(s) => s.fill_grid3(grid, &mut out),
-        AnySource::Billow(s) => s.fill_grid3(grid, &mut out),
-        AnySource::Turbulence(s) => s.fill_grid3(grid, &mut out),
-        AnySource::Marble(s) => s.fill_grid3(grid, &mut out),
+        AnySource::Perlin(s) => s.fill_grid(grid, &mut out),
+        AnySource::Value(s) => s.fill_grid(grid, &mut out),
+        AnySource::Fbm(s) => s.fill_grid(grid, &mut out),
+        AnySource::Ridged(s) => s.fill_grid(grid, &mut out),
+        AnySource::Billow(s) => s.fill_grid(grid, &mut out),
+        AnySource::Turbulence(s) => s.fill_grid(grid, &mut out),
+        AnySource::Marble(s) => s.fill_grid(grid, &mut out),
     }
     .unwrap();
     out
@@ -318,7 +319,7 @@ fn a_recipe_writes_the_librarys_values_with_the_options_as_defaults() {
         0.2,
     );
     let mut values = vec![0.0; 19 * 6 * 4];
-    want.fill_grid3(&grid, &mut values).unwrap();
+    want.fill_grid(&grid, &mut values).unwrap();
     assert_same_bits(&floats(split_npy(&bytes).1), &values);
 }
 
@@ -335,12 +336,12 @@ fn a_periodic_fbm_tile_is_the_fractal_over_a_periodic_perlin() {
     let fbm = Fbm::new(base);
     let step = [4.0 / 64.0, 2.0 / 32.0];
     let mut want = vec![0.0; 64 * 32];
-    fbm.fill_grid2(&Grid2::new([0.0; 2], step, [64, 32]), &mut want)
+    fbm.fill_grid(&Grid2::new([0.0; 2], step, [64, 32]), &mut want)
         .unwrap();
     assert_same_bits(&got, &want);
     // Seamless: the row just below the tile is its first row again.
     let mut next = vec![0.0; 64];
-    fbm.fill_grid2(&Grid2::new([0.0, 2.0], step, [64, 1]), &mut next)
+    fbm.fill_grid(&Grid2::new([0.0, 2.0], step, [64, 1]), &mut next)
         .unwrap();
     for i in 0..64 {
         assert!(
@@ -1281,7 +1282,7 @@ fn wide_rows_are_the_whole_grid_bit_for_bit() {
         let ridged = Ridged::new(Perlin::new(0)).octaves(3);
         let mut want = vec![0.0; nx * ny];
         ridged
-            .fill_grid2(&Grid2::new([0.0; 2], [1.0 / 128.0; 2], [nx, ny]), &mut want)
+            .fill_grid(&Grid2::new([0.0; 2], [1.0 / 128.0; 2], [nx, ny]), &mut want)
             .unwrap();
         assert_same_bits(&got, &want);
     }
@@ -1608,7 +1609,7 @@ fn normal_maps_are_the_normalised_analytic_gradient() {
     let fbm = Fbm::new(Perlin::new(5)).octaves(3);
     let grid = Grid2::new([0.0; 2], [1.0 / 16.0; 2], [nx, ny]);
     let (mut v, mut dx, mut dy) = (vec![0.0; nx * ny], vec![0.0; nx * ny], vec![0.0; nx * ny]);
-    noisefield::Differentiable::fill_grid2_grad(&fbm, &grid, &mut v, &mut dx, &mut dy).unwrap();
+    noisefield::Differentiable::fill_grid_grad(&fbm, &grid, &mut v, [&mut dx, &mut dy]).unwrap();
     let mut tilted = 0;
     for (i, rgb) in png.pixels.chunks_exact(3).enumerate() {
         let got: Vec<f64> = rgb

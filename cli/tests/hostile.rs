@@ -9,6 +9,7 @@
 mod common;
 
 use common::{listing, run_in, temp_dir, words};
+use noisefield::prelude::*;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
@@ -405,7 +406,7 @@ fn very_wide_fields_are_the_librarys_grid_bit_for_bit() {
         let out = run_in(dir.path(), &words(&line));
         assert!(out.status.success(), "{line}: {}", stderr(&out));
         let mut want = vec![0.0f32; nx * ny];
-        fbm.fill_grid2(&Grid2::new([0.0; 2], [step; 2], [nx, ny]), &mut want)
+        fbm.fill_grid(&Grid2::new([0.0; 2], [step; 2], [nx, ny]), &mut want)
             .unwrap();
         let got: Vec<f32> = out
             .stdout
@@ -423,7 +424,7 @@ fn very_wide_fields_are_the_librarys_grid_bit_for_bit() {
     assert!(out.status.success(), "{line}: {}", stderr(&out));
     let mut want = vec![0.0f32; nx * ny * nz];
     let grid = Grid3::new([5.0, -3.0, 0.5], [step; 3], [nx, ny, nz]);
-    fbm.fill_grid3(&grid, &mut want).unwrap();
+    fbm.fill_grid(&grid, &mut want).unwrap();
     let got: Vec<u32> = out
         .stdout
         .chunks_exact(4)

@@ -30,13 +30,62 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 const VOCAB: [&str; 56] = [
-    "render", "animate", "stats", "bench", "-o", "--output", "--format", "png", "png16", "npy",
-    "raw", "--size", "4x4", "16x8", "3x3x3", "0x4", "--source", "ridged", "marble", "--octaves",
-    "32", "-1", "--persistence", "1e30", "--range", "1e39..2e39", "-", "dir", "dir/", "file.raw",
-    "ro.png", "link.png", "dangling.npy", "new.npy", "missing/x.png", "/dev/null", "/dev/full",
-    "--plot", "--csv", "--rows", "0..2", "--threads", "100000", "--frames", "2", "--normalize",
-    "--period", "8", "@recipe.txt", "@costly.txt", "@overflow.txt", "@missing.txt", "@file.raw",
-    "x.csv", "fbm(fbm(fbm))", "4294967295",
+    "render",
+    "animate",
+    "stats",
+    "bench",
+    "-o",
+    "--output",
+    "--format",
+    "png",
+    "png16",
+    "npy",
+    "raw",
+    "--size",
+    "4x4",
+    "16x8",
+    "3x3x3",
+    "0x4",
+    "--source",
+    "ridged",
+    "marble",
+    "--octaves",
+    "32",
+    "-1",
+    "--persistence",
+    "1e30",
+    "--range",
+    "1e39..2e39",
+    "-",
+    "dir",
+    "dir/",
+    "file.raw",
+    "ro.png",
+    "link.png",
+    "dangling.npy",
+    "new.npy",
+    "missing/x.png",
+    "/dev/null",
+    "/dev/full",
+    "--plot",
+    "--csv",
+    "--rows",
+    "0..2",
+    "--threads",
+    "100000",
+    "--frames",
+    "2",
+    "--normalize",
+    "--period",
+    "8",
+    "@recipe.txt",
+    "@costly.txt",
+    "@overflow.txt",
+    "@missing.txt",
+    "@file.raw",
+    "x.csv",
+    "fbm(fbm(fbm))",
+    "4294967295",
 ];
 
 /// The words of [`VOCAB`] that read a recipe file of the scratch directory.
@@ -80,7 +129,10 @@ fn snapshot(dir: &Path, into: &mut BTreeMap<PathBuf, Vec<u8>>) {
         let path = entry.path();
         let kind = entry.file_type().unwrap();
         let contents = if kind.is_symlink() {
-            fs::read_link(&path).unwrap().into_os_string().into_encoded_bytes()
+            fs::read_link(&path)
+                .unwrap()
+                .into_os_string()
+                .into_encoded_bytes()
         } else if kind.is_dir() {
             snapshot(&path, into);
             b"<dir>".to_vec()
@@ -106,7 +158,10 @@ fn args_of(data: &[u8]) -> Vec<String> {
 fn safe(cli: &Cli, args: &[String]) -> bool {
     let outside = |a: &String| {
         (a.starts_with('/') && a != "/dev/null" && a != "/dev/full")
-            || a.contains("..") && !a.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-' || c == 'e')
+            || a.contains("..")
+                && !a
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == '-' || c == 'e')
             || a.starts_with('~')
     };
     if args.iter().any(outside) {
@@ -128,7 +183,10 @@ fuzz_target!(|data: &[u8]| {
     // scratch directory's recipe files (not `@-` or `@/dev/stdin`, which
     // would wait for input).
     let files = &VOCAB[RECIPE_FILES];
-    if args.iter().any(|a| a.contains('@') && !files.contains(&a.as_str())) {
+    if args
+        .iter()
+        .any(|a| a.contains('@') && !files.contains(&a.as_str()))
+    {
         return;
     }
     let Ok(cli) = Cli::try_parse_from(&args) else {
@@ -155,7 +213,10 @@ fuzz_target!(|data: &[u8]| {
     }
     match &result {
         Err(f) if f.exit_code() == 2 => {
-            assert_eq!(before, after, "{args:?} was refused ({f}) but changed files")
+            assert_eq!(
+                before, after,
+                "{args:?} was refused ({f}) but changed files"
+            )
         }
         Ok(()) => {
             if let Some(p) = &new_output {
@@ -176,7 +237,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     for (path, contents) in &before {
-        if after.get(path) != Some(contents) && fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        if after.get(path) != Some(contents)
+            && fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+        {
             let mut perms = fs::metadata(path).unwrap().permissions();
             let ro = perms.readonly();
             #[allow(clippy::permissions_set_readonly_false)]

@@ -19,6 +19,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use noisefield::prelude::*;
 use noisefield::{Error, Grid, Level, Perlin};
 
 fuzz_target!(|data: &[u8]| check(data));
@@ -44,33 +45,21 @@ fn check(data: &[u8]) {
     }
 }
 
-/// `fill_gridD` / `fill_gridD_par` / `fillD_f64` for any `D`.
-trait Fill<const D: usize> {
-    fn grid(&self, g: &Grid<D>, out: &mut [f32], par: bool) -> Result<(), Error>;
-    fn points(&self, c: &[Vec<f64>], out: &mut [f32]) -> Result<(), Error>;
+/// `fill_grid`, or `fill_grid_par` when `par`.
+fn fill_any<const D: usize>(
+    p: &Perlin,
+    g: &Grid<D>,
+    out: &mut [f32],
+    par: bool,
+) -> Result<(), Error> {
+    if par {
+        p.fill_grid_par(g, out)
+    } else {
+        p.fill_grid(g, out)
+    }
 }
 
-macro_rules! fill {
-    ($d:literal, $grid:ident, $par:ident, $f64:ident, $($axis:literal),+) => {
-        impl Fill<$d> for Perlin {
-            fn grid(&self, g: &Grid<$d>, out: &mut [f32], par: bool) -> Result<(), Error> {
-                if par { self.$par(g, out) } else { self.$grid(g, out) }
-            }
-            fn points(&self, c: &[Vec<f64>], out: &mut [f32]) -> Result<(), Error> {
-                self.$f64($(&c[$axis]),+, out)
-            }
-        }
-    };
-}
-fill!(1, fill_grid1, fill_grid1_par, fill1_f64, 0);
-fill!(2, fill_grid2, fill_grid2_par, fill2_f64, 0, 1);
-fill!(3, fill_grid3, fill_grid3_par, fill3_f64, 0, 1, 2);
-fill!(4, fill_grid4, fill_grid4_par, fill4_f64, 0, 1, 2, 3);
-
-fn grids<const D: usize>(data: &[u8])
-where
-    Perlin: Fill<D>,
-{
+fn grids<const D: usize>(data: &[u8]) {
     let flags = byte(data, 0);
     let size: [usize; D] = std::array::from_fn(|a| usize::from(byte(data, 1 + a)) % 25);
     let mut origin = [0.0f64; D];
@@ -94,10 +83,13 @@ where
     let n = size.iter().product::<usize>();
     let scalar = perlin.clone().with_level(Level::Scalar).unwrap();
     let mut want = vec![f32::from_bits(0x7fa5_a5a5); n];
-    let result = scalar.grid(&grid, &mut want, false);
+    let result = fill_any(&scalar, &grid, &mut want, false);
     if let Err(e) = result {
         assert_eq!(Err(e), grid.check().map(|_| ()), "fill and check disagree");
-        assert!(want.iter().all(|v| v.to_bits() == 0x7fa5_a5a5), "refused fill wrote");
+        assert!(
+            want.iter().all(|v| v.to_bits() == 0x7fa5_a5a5),
+            "refused fill wrote"
+        );
         return;
     }
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
@@ -105,17 +97,18 @@ where
         let p = perlin.clone().with_level(level).unwrap();
         for par in [false, true] {
             let mut got = vec![0.0f32; n];
-            p.grid(&grid, &mut got, par).unwrap();
+            fill_any(&p, &grid, &mut got, par).unwrap();
             assert_eq!(bits(&got), bits(&want), "{level} par={par}");
         }
     }
     // A window is exactly its block of the whole grid.
-    let offset: [usize; D] = std::array::from_fn(|a| usize::from(byte(data, 5 + a)) % (size[a] + 1));
+    let offset: [usize; D] =
+        std::array::from_fn(|a| usize::from(byte(data, 5 + a)) % (size[a] + 1));
     let wsize: [usize; D] =
         std::array::from_fn(|a| usize::from(byte(data, 9 + a)) % (size[a] - offset[a] + 1));
     let window = grid.window(offset, wsize).unwrap();
     let mut part = vec![0.0f32; wsize.iter().product()];
-    perlin.grid(&window, &mut part, false).unwrap();
+    fill_any(&perlin, &window, &mut part, false).unwrap();
     for (i, v) in part.iter().enumerate() {
         let (mut rest, mut at, mut stride) = (i, 0, 1);
         for a in 0..D {
@@ -135,7 +128,12 @@ where
         }
     }
     let mut points = vec![0.0f32; n];
-    perlin.points(&coords, &mut points).unwrap();
+    perlin
+        .fill_f64(
+            std::array::from_fn::<_, D, _>(|a| &coords[a][..]),
+            &mut points,
+        )
+        .unwrap();
     // The library's row-path bound per dimension (`MAX_COEFFICIENT_STEP`):
     // above it a grid takes the point kernel, so its bits are fillN_f64's.
     let coarse = step[0].abs() > [1.0 / 3.0, 1.0 / 3.0, 0.75, 1.0 / 64.0][D - 1];

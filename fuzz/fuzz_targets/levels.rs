@@ -21,6 +21,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use noisefield::prelude::*;
 use noisefield::{Error, Level, Perlin};
 
 /// A pattern no kernel writes (every NaN the crate returns is `f32::NAN`).
@@ -145,20 +146,20 @@ fn check_mismatch(perlin: &Perlin, slices: &[&[f32]], choice: u8) {
 
 fn noise(p: &Perlin, s: &[&[f32]], i: usize) -> f32 {
     match *s {
-        [x] => p.noise1(x[i]),
-        [x, y] => p.noise2(x[i], y[i]),
-        [x, y, z] => p.noise3(x[i], y[i], z[i]),
-        [x, y, z, w] => p.noise4(x[i], y[i], z[i], w[i]),
+        [x] => p.noise([x[i]]),
+        [x, y] => p.noise([x[i], y[i]]),
+        [x, y, z] => p.noise([x[i], y[i], z[i]]),
+        [x, y, z, w] => p.noise([x[i], y[i], z[i], w[i]]),
         _ => unreachable!(),
     }
 }
 
 fn fill(p: &Perlin, s: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
     match *s {
-        [xs] => p.fill1(xs, out),
-        [xs, ys] => p.fill2(xs, ys, out),
-        [xs, ys, zs] => p.fill3(xs, ys, zs, out),
-        [xs, ys, zs, ws] => p.fill4(xs, ys, zs, ws, out),
+        [xs] => p.fill([xs], out),
+        [xs, ys] => p.fill([xs, ys], out),
+        [xs, ys, zs] => p.fill([xs, ys, zs], out),
+        [xs, ys, zs, ws] => p.fill([xs, ys, zs, ws], out),
         _ => unreachable!(),
     }
 }

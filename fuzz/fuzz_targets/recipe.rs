@@ -52,16 +52,26 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(again, recipe);
     assert_eq!(again.to_string(), printed);
 
-    let xs = [0.25f32, -3.5, 17.125, 1e6, f32::NAN, 0.0, -0.0, 1e30, 2.5e-3];
+    let xs = [
+        0.25f32,
+        -3.5,
+        17.125,
+        1e6,
+        f32::NAN,
+        0.0,
+        -0.0,
+        1e30,
+        2.5e-3,
+    ];
     let ys = [1.5f32, 0.75, -9.0, 3.0, 2.0, f32::INFINITY, 0.5, -1e30, 7.0];
     let source = recipe.source();
     let scalar = source.clone().with_level(Level::Scalar).unwrap();
     let mut want = [0.0f32; 9];
-    scalar.fill2(&xs, &ys, &mut want).unwrap();
+    scalar.fill([&xs, &ys], &mut want).unwrap();
     for level in [Level::Portable, Level::Avx2, Level::Avx512, Level::Neon] {
         if let Ok(s) = source.clone().with_level(level) {
             let mut got = [0.0f32; 9];
-            s.fill2(&xs, &ys, &mut got).unwrap();
+            s.fill([&xs, &ys], &mut got).unwrap();
             for (g, w) in got.iter().zip(&want) {
                 assert_eq!(g.to_bits(), w.to_bits(), "{printed} at {level}");
             }

@@ -148,8 +148,8 @@ macro_rules! each_gradient {
     };
 }
 
-/// The library's fill methods of one dimension, named by `D`, so the code
-/// below is written once for 1 to 4 dimensions.
+/// The library's fill methods in `D` dimensions, with the `par` flag
+/// choosing the `_par` grid methods.
 trait Dim<const D: usize> {
     fn grid<S: Source>(s: &S, g: &Grid<D>, out: &mut [f32], par: bool) -> Result<(), Error>;
     fn grid_grad<S: Differentiable>(
@@ -172,87 +172,42 @@ trait Dim<const D: usize> {
 /// The implementor of [`Dim`] for every `D`.
 struct Dims;
 
-macro_rules! dim {
-    ($d:literal, [$($c:ident),+], [$($g:ident),+], $grid:ident, $grid_par:ident,
-     $grad:ident, $grad_par:ident, $fill:ident, $fill64:ident, $fill_grad:ident) => {
-        impl Dim<$d> for Dims {
-            fn grid<S: Source>(s: &S, g: &Grid<$d>, out: &mut [f32], par: bool) -> Result<(), Error> {
-                if par { s.$grid_par(g, out) } else { s.$grid(g, out) }
-            }
-            fn grid_grad<S: Differentiable>(
-                s: &S,
-                g: &Grid<$d>,
-                out: &mut [f32],
-                [$($g),+]: [&mut [f32]; $d],
-                par: bool,
-            ) -> Result<(), Error> {
-                if par { s.$grad_par(g, out, $($g),+) } else { s.$grad(g, out, $($g),+) }
-            }
-            fn points32<S: Source>(s: &S, [$($c),+]: [&[f32]; $d], out: &mut [f32]) -> Result<(), Error> {
-                s.$fill($($c),+, out)
-            }
-            fn points64<S: Source>(s: &S, [$($c),+]: [&[f64]; $d], out: &mut [f32]) -> Result<(), Error> {
-                s.$fill64($($c),+, out)
-            }
-            fn points_grad<S: Differentiable>(
-                s: &S,
-                [$($c),+]: [&[f32]; $d],
-                out: &mut [f32],
-                [$($g),+]: [&mut [f32]; $d],
-            ) -> Result<(), Error> {
-                s.$fill_grad($($c),+, out, $($g),+)
-            }
+impl<const D: usize> Dim<D> for Dims {
+    fn grid<S: Source>(s: &S, g: &Grid<D>, out: &mut [f32], par: bool) -> Result<(), Error> {
+        if par {
+            s.fill_grid_par(g, out)
+        } else {
+            s.fill_grid(g, out)
         }
-    };
+    }
+    fn grid_grad<S: Differentiable>(
+        s: &S,
+        g: &Grid<D>,
+        out: &mut [f32],
+        grad: [&mut [f32]; D],
+        par: bool,
+    ) -> Result<(), Error> {
+        if par {
+            s.fill_grid_grad_par(g, out, grad)
+        } else {
+            s.fill_grid_grad(g, out, grad)
+        }
+    }
+    fn points32<S: Source>(s: &S, c: [&[f32]; D], out: &mut [f32]) -> Result<(), Error> {
+        s.fill(c, out)
+    }
+    fn points64<S: Source>(s: &S, c: [&[f64]; D], out: &mut [f32]) -> Result<(), Error> {
+        s.fill_f64(c, out)
+    }
+    fn points_grad<S: Differentiable>(
+        s: &S,
+        c: [&[f32]; D],
+        out: &mut [f32],
+        grad: [&mut [f32]; D],
+    ) -> Result<(), Error> {
+        s.fill_grad(c, out, grad)
+    }
 }
-dim!(
-    1,
-    [x],
-    [dx],
-    fill_grid1,
-    fill_grid1_par,
-    fill_grid1_grad,
-    fill_grid1_grad_par,
-    fill1,
-    fill1_f64,
-    fill1_grad
-);
-dim!(
-    2,
-    [x, y],
-    [dx, dy],
-    fill_grid2,
-    fill_grid2_par,
-    fill_grid2_grad,
-    fill_grid2_grad_par,
-    fill2,
-    fill2_f64,
-    fill2_grad
-);
-dim!(
-    3,
-    [x, y, z],
-    [dx, dy, dz],
-    fill_grid3,
-    fill_grid3_par,
-    fill_grid3_grad,
-    fill_grid3_grad_par,
-    fill3,
-    fill3_f64,
-    fill3_grad
-);
-dim!(
-    4,
-    [x, y, z, w],
-    [dx, dy, dz, dw],
-    fill_grid4,
-    fill_grid4_par,
-    fill_grid4_grad,
-    fill_grid4_grad_par,
-    fill4,
-    fill4_f64,
-    fill4_grad
-);
 
 /// A coordinate element type: `f32` (the library's `fillD`) or `f64`
 /// (`fillD_f64`).
@@ -1374,10 +1329,10 @@ fn _bench_grid<'py>(
         for _ in 0..repeats {
             let start = Instant::now();
             match buffer.as_deref_mut() {
-                Some(out) => each_source!(source, s => s.fill_grid2_par(&grid, out))?,
+                Some(out) => each_source!(source, s => s.fill_grid_par(&grid, out))?,
                 None => {
                     let mut out = vec![0.0f32; n];
-                    each_source!(source, s => s.fill_grid2_par(&grid, &mut out))?;
+                    each_source!(source, s => s.fill_grid_par(&grid, &mut out))?;
                     drop(std::hint::black_box(out));
                 }
             }
@@ -1411,7 +1366,7 @@ fn _bench_fill3<'py>(
         let mut times = Vec::with_capacity(repeats);
         for _ in 0..repeats {
             let start = Instant::now();
-            each_source!(source, s => s.fill3(xs, ys, zs, &mut out))?;
+            each_source!(source, s => s.fill([xs, ys, zs], &mut out))?;
             times.push(start.elapsed().as_secs_f64());
         }
         std::hint::black_box(&out);

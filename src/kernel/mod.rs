@@ -30,7 +30,7 @@
 //! Every operation and its order is fixed here, so every backend produces the
 //! same bits; the final NaN is made canonical.
 //!
-//! The `fillN` drivers run the kernel over whole steps and then once more over
+//! The `fill` drivers run the kernel over whole steps and then once more over
 //! a zero-padded copy of the last partial step, so tail points are computed by
 //! exactly the same code as the rest.
 

@@ -1,5 +1,5 @@
 //! The one-lane backend: plain `f32`. It is the definition the vector
-//! backends are tested against, and what `noise1..4` run.
+//! backends are tested against, and what one-point `noise` runs.
 
 use super::{PermTable, Simd, step_lanes};
 

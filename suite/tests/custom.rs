@@ -86,10 +86,10 @@ impl<N: Source> CustomNoise for Wrapped<N> {
     fn fill(&self, points: &[&[f64]], out: &mut [f32]) {
         let s = &self.0;
         match *points {
-            [x] => s.fill1_f64(x, out),
-            [x, y] => s.fill2_f64(x, y, out),
-            [x, y, z] => s.fill3_f64(x, y, z, out),
-            [x, y, z, w] => s.fill4_f64(x, y, z, w, out),
+            [x] => s.fill_f64([x], out),
+            [x, y] => s.fill_f64([x, y], out),
+            [x, y, z] => s.fill_f64([x, y, z], out),
+            [x, y, z, w] => s.fill_f64([x, y, z, w], out),
             _ => panic!("{} axes", points.len()),
         }
         .unwrap();
@@ -159,13 +159,13 @@ fn same_bits(a: &[f32], b: &[f32], what: &str) {
 
 fn run_fill(s: &dyn Src, p: &[Vec<f32>]) -> Vec<f32> {
     let mut out = vec![f32::from_bits(SENTINEL_BITS); p[0].len()];
-    s.fill(&borrow(p), &mut out).unwrap();
+    s.fill_dyn(&borrow(p), &mut out).unwrap();
     out
 }
 
 fn run_fill_f64(s: &dyn Src, p: &[Vec<f64>]) -> Vec<f32> {
     let mut out = vec![f32::from_bits(SENTINEL_BITS); p[0].len()];
-    s.fill_f64(&borrow64(p), &mut out).unwrap();
+    s.fill_f64_dyn(&borrow64(p), &mut out).unwrap();
     out
 }
 
@@ -197,7 +197,7 @@ fn custom_is_the_users_function_at_the_given_points() {
         for i in (0..p[0].len()).step_by(97) {
             let c: Vec<f32> = p.iter().map(|a| a[i]).collect();
             assert_eq!(
-                Src::noise(&src, &c).to_bits(),
+                Src::noise_dyn(&src, &c).to_bits(),
                 want[i].to_bits(),
                 "noise at {c:?}"
             );
@@ -234,10 +234,10 @@ fn batch_sizes_the_user_sees() {
     assert_eq!(rec.take(), vec![(4096, 3), (4096, 3), (808, 3)]);
     run_fill_f64(&src, &f64_points(2, 8));
     assert_eq!(rec.take(), vec![(4096, 2), (904, 2)]);
-    src.noise4(1.0, 2.0, 3.0, 4.0);
+    src.noise([1.0, 2.0, 3.0, 4.0]);
     assert_eq!(rec.take(), vec![(1, 4)]);
     let mut out = vec![0.0; 3];
-    assert!(src.fill2(&[1.0; 3], &[1.0; 2], &mut out).is_err());
+    assert!(src.fill([&[1.0; 3][..], &[1.0; 2][..]], &mut out).is_err());
     assert!(rec.take().is_empty(), "called on a refused batch");
 
     // Grids: passes of whole rows, at most 4096 samples (or one row,
@@ -246,9 +246,9 @@ fn batch_sizes_the_user_sees() {
         let grid = Grid2::new([0.5, -3.0], [0.1, 0.2], size);
         let mut out = vec![0.0; size[0] * size[1]];
         if par {
-            src.fill_grid2_par(&grid, &mut out).unwrap();
+            src.fill_grid_par(&grid, &mut out).unwrap();
         } else {
-            src.fill_grid2(&grid, &mut out).unwrap();
+            src.fill_grid(&grid, &mut out).unwrap();
         }
         let calls = rec.take();
         assert!(
@@ -275,7 +275,7 @@ fn batch_sizes_the_user_sees() {
             .with_level(level)
             .unwrap();
         let mut out = vec![0.0; 100];
-        fbm.fill1(&p[0][..100], &mut out).unwrap();
+        fbm.fill([&p[0][..100]], &mut out).unwrap();
         let calls = rec.take();
         // One kernel step: a whole number of the level's registers, at
         // most 64 points; one point on the scalar level.
@@ -355,7 +355,7 @@ fn combinators_over_wrapped_sources_equal_them_over_the_sources() {
             }
             let c: Vec<f32> = p.iter().map(|a| a[3]).collect();
             assert_eq!(
-                custom.noise(&c).to_bits(),
+                custom.noise_dyn(&c).to_bits(),
                 want[3].to_bits(),
                 "{name} noise"
             );

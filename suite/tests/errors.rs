@@ -3,6 +3,7 @@
 
 use crate::common::levels;
 use crate::common::{SENTINEL_BITS, fill};
+use noisefield::prelude::*;
 use noisefield::{Error, Level, Perlin};
 
 /// The slices of `fillN` after `xs`, in argument order.
@@ -125,7 +126,7 @@ fn length_mismatch_message_names_the_slice_and_both_lengths() {
 
     // And the error a real call returns says the same.
     let err = Perlin::reference()
-        .fill2(&[0.5; 5], &[0.5; 5], &mut [0.0; 4])
+        .fill([&[0.5; 5], &[0.5; 5]], &mut [0.0; 4])
         .unwrap_err()
         .to_string();
     assert!(
@@ -174,7 +175,7 @@ fn error_is_a_std_error() {
     assert_eq!(takes(&e), e.to_string());
     // `?` into Box<dyn Error>.
     fn boxed() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        Perlin::reference().fill1(&[1.0], &mut [])?;
+        Perlin::reference().fill([&[1.0]], &mut [])?;
         Ok(())
     }
     let b = boxed().unwrap_err();
@@ -217,7 +218,7 @@ fn unknown_level_names_are_rejected_readably() {
 fn errors_carrying_nan_equal_themselves() {
     let grid = noisefield::Grid2::new([f64::NAN, 0.0], [0.5, 0.5], [4, 4]);
     let mut out = [0.0f32; 16];
-    let err = Perlin::new(1).fill_grid2(&grid, &mut out).unwrap_err();
+    let err = Perlin::new(1).fill_grid(&grid, &mut out).unwrap_err();
     assert_eq!(Err(err.clone()), grid.check().map(|_| ()));
     assert_eq!(err, err.clone());
     let other = noisefield::Grid2::new([f64::INFINITY, 0.0], [0.5, 0.5], [4, 4]);

@@ -372,7 +372,7 @@ fn fine_fractal_grids_are_within_the_row_tolerance_of_fill_f64() {
 /// normalising off: `bounds` reports them when not normalised.
 fn raw_bounds(case: &Case, dims: usize) -> (f32, f32) {
     if !case.normalize {
-        return case.src.bounds(dims);
+        return case.src.bounds_dyn(dims);
     }
     // The normalised cases, rebuilt without normalising.
     let b = match case.name.as_str() {
@@ -531,7 +531,7 @@ type Named = (&'static str, Box<dyn Src>, Vec<Box<dyn Src>>);
 /// `fillN` of a source on some points.
 fn fill_of(src: &dyn Src, pts: &[Vec<f32>]) -> Vec<f32> {
     let mut out = vec![f32::from_bits(SENTINEL_BITS); pts[0].len()];
-    src.fill(&borrow(pts), &mut out).unwrap();
+    src.fill_dyn(&borrow(pts), &mut out).unwrap();
     out
 }
 
@@ -779,7 +779,7 @@ fn the_folds_of_a_constant_source_are_the_series() {
                     let mut c = vec![0.25f32; dims];
                     c[0] = x;
                     let arg = 0.9 * f64::from(x) + 1.7 * turbulence;
-                    let got = Src::noise(&marble, &c);
+                    let got = Src::noise_dyn(&marble, &c);
                     let tol = 1.7 * tol + 1e-6 + arg.abs() * 2f64.powi(-22);
                     assert!(
                         (f64::from(got) - arg.sin()).abs() <= tol,
@@ -796,10 +796,16 @@ fn the_folds_of_a_constant_source_are_the_series() {
 fn constant_height(seed: u64, dims: usize) -> f32 {
     let v = Value::permuted(seed).with_period([1, 1, 1, 1]).unwrap();
     let c = vec![0.37f32; dims];
-    let h = Src::noise(&v, &c);
+    let h = Src::noise_dyn(&v, &c);
     // Constant indeed: the same at another point and at the lattice point.
-    assert_eq!(h.to_bits(), Src::noise(&v, &vec![-5.9f32; dims]).to_bits());
-    assert_eq!(h.to_bits(), Src::noise(&v, &vec![0.0f32; dims]).to_bits());
+    assert_eq!(
+        h.to_bits(),
+        Src::noise_dyn(&v, &vec![-5.9f32; dims]).to_bits()
+    );
+    assert_eq!(
+        h.to_bits(),
+        Src::noise_dyn(&v, &vec![0.0f32; dims]).to_bits()
+    );
     h
 }
 
@@ -909,7 +915,7 @@ fn every_output_lies_inside_bounds() {
     let mut rng = Rng(61);
     for case in cases() {
         for dims in 1..=4 {
-            let (lo, hi) = case.src.bounds(dims);
+            let (lo, hi) = case.src.bounds_dyn(dims);
             assert!(lo < hi, "{}: bounds({dims}) = ({lo}, {hi})", case.name);
             let mut pts = rng.points(dims, 1500, -300.0, 300.0);
             let far = rng.points(dims, 300, -1e7, 1e7);
@@ -935,7 +941,7 @@ fn every_output_lies_inside_bounds() {
                 })
                 .collect();
             let mut out = vec![0.0f32; 600];
-            case.src.fill_f64(&borrow64(&wide), &mut out).unwrap();
+            case.src.fill_f64_dyn(&borrow64(&wide), &mut out).unwrap();
             values.extend(out);
             for dx in [1.0 / 64.0, 0.7] {
                 let grid = grid_of(
@@ -981,7 +987,7 @@ fn marble_stays_in_minus_one_to_one_at_its_peaks() {
         }
         let mut out = vec![0.0f32; xs.len()];
         for level in levels() {
-            Src::fill(marble.at(level).as_ref(), &[&xs], &mut out).unwrap();
+            Src::fill_dyn(marble.at(level).as_ref(), &[&xs], &mut out).unwrap();
             let (min, max) = out
                 .iter()
                 .fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
@@ -1070,7 +1076,7 @@ fn normalised_outputs_fill_minus_one_to_one() {
         ];
         for (name, src) in &sources {
             for dims in 1..=4 {
-                assert_eq!(src.bounds(dims), (-1.0, 1.0), "{name}");
+                assert_eq!(src.bounds_dyn(dims), (-1.0, 1.0), "{name}");
                 let size = [
                     [40_000, 1, 1, 1],
                     [200, 200, 1, 1],
@@ -1109,20 +1115,20 @@ fn assert_refused(src: &dyn Src, want: &Error, context: &str) {
     let want = format!("{:?}", Err::<(), _>(want));
     let same = |r: Result<(), Error>| format!("{:?}", r.as_ref()) == want;
     assert!(
-        same(src.check()),
+        same(src.check_dyn()),
         "{context}: check gave {:?}, not {want}",
-        src.check()
+        src.check_dyn()
     );
     for dims in 1..=4 {
         let xs = vec![vec![0.3f32; 9]; dims];
         let wide = widen(&xs);
         let mut out = vec![f32::from_bits(SENTINEL_BITS); 9];
         assert!(
-            same(src.fill(&borrow(&xs), &mut out)),
+            same(src.fill_dyn(&borrow(&xs), &mut out)),
             "{context}: fill{dims}"
         );
         assert!(
-            same(src.fill_f64(&borrow64(&wide), &mut out)),
+            same(src.fill_f64_dyn(&borrow64(&wide), &mut out)),
             "{context}: fill{dims}_f64"
         );
         let grid = grid_of(dims, [0.1; 4], [0.3; 4], [9, 1, 1, 1]);
@@ -1137,7 +1143,7 @@ fn assert_refused(src: &dyn Src, want: &Error, context: &str) {
             "{context}: written"
         );
         assert_eq!(
-            src.noise(&xs.iter().map(|a| a[0]).collect::<Vec<_>>())
+            src.noise_dyn(&xs.iter().map(|a| a[0]).collect::<Vec<_>>())
                 .to_bits(),
             f32::NAN.to_bits()
         );
@@ -1282,8 +1288,8 @@ fn try_setters_refuse_bad_parameters_at_construction() {
         let plain = c.clone().octaves(5).lacunarity(1.75).persistence(0.4);
         let (mut a, mut b) = ([0.0f32; 9], [0.0f32; 9]);
         let xs = [0.3f32, -7.1, 12.6, 0.0, 1e3, -0.5, 2.25, 9.9, 100.125];
-        built.fill1(&xs, &mut a).unwrap();
-        plain.fill1(&xs, &mut b).unwrap();
+        built.fill([&xs], &mut a).unwrap();
+        plain.fill([&xs], &mut b).unwrap();
         assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits));
         assert_eq!(built.octave_count(), 5);
     });
@@ -1376,7 +1382,7 @@ fn periodic_fractals_repeat_exactly() {
                     for (i, b) in base.iter().enumerate().take(5) {
                         let c = point(&borrow(&shifted), i);
                         assert_eq!(
-                            src.noise(&c).to_bits(),
+                            src.noise_dyn(&c).to_bits(),
                             b.to_bits(),
                             "{name}: noise at {}",
                             show(&c)
@@ -1384,9 +1390,10 @@ fn periodic_fractals_repeat_exactly() {
                     }
                     let wide = widen(&shifted);
                     let mut out = vec![0.0f32; 200];
-                    src.fill_f64(&borrow64(&wide), &mut out).unwrap();
+                    src.fill_f64_dyn(&borrow64(&wide), &mut out).unwrap();
                     let mut want = vec![0.0f32; 200];
-                    src.fill_f64(&borrow64(&widen(&pts)), &mut want).unwrap();
+                    src.fill_f64_dyn(&borrow64(&widen(&pts)), &mut want)
+                        .unwrap();
                     assert_eq!(
                         bits(&out),
                         bits(&want),
@@ -1520,7 +1527,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                 .map(|&l| fill_of(src.at(l).as_ref(), &pts))
                 .collect();
             let mut base64 = vec![0.0f32; N];
-            src.fill_f64(&borrow64(&far), &mut base64).unwrap();
+            src.fill_f64_dyn(&borrow64(&far), &mut base64).unwrap();
             for a in (0..dims).filter(|&a| periods[a] != u32::MAX) {
                 let p = f64::from(periods[a]);
                 for k in [-2.0, 1.0, 3.0] {
@@ -1546,7 +1553,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                     for &i in exact.iter().take(16) {
                         let c = point(&borrow(&shifted), i);
                         assert_eq!(
-                            src.noise(&c).to_bits(),
+                            src.noise_dyn(&c).to_bits(),
                             base[0][i].to_bits(),
                             "{context}: noise at {}",
                             show(&c)
@@ -1559,7 +1566,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                         exact.len()
                     );
                     let mut got = vec![0.0f32; N];
-                    src.fill_f64(&borrow64(&shifted), &mut got).unwrap();
+                    src.fill_f64_dyn(&borrow64(&shifted), &mut got).unwrap();
                     for &i in &exact {
                         assert_eq!(
                             got[i].to_bits(),
@@ -1577,7 +1584,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                             let mut slices: Vec<&mut [f32]> =
                                 grad.iter_mut().map(Vec::as_mut_slice).collect();
                             gradient
-                                .fill_grad(&borrow(inputs), &mut out, &mut slices)
+                                .fill_grad_dyn(&borrow(inputs), &mut out, &mut slices)
                                 .unwrap();
                             (out, grad)
                         };
@@ -1596,7 +1603,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                                     "{context}: fill_grad d/d{d}"
                                 );
                             }
-                            let (v, g) = gradient.noise_grad(&point(&borrow(&shifted), i));
+                            let (v, g) = gradient.noise_grad_dyn(&point(&borrow(&shifted), i));
                             assert_eq!(
                                 (v.to_bits(), bits(&g)),
                                 (want[i].to_bits(), bits(&point(&borrow(&want_grad), i)))
@@ -1625,17 +1632,17 @@ fn fbm_is_not_zero_at_the_origin() {
         let p = Perlin::permuted(seed);
         for dims in 1..=4 {
             let origin = vec![0.0f32; dims];
-            assert_eq!(Src::noise(&p, &origin), 0.0);
+            assert_eq!(Src::noise_dyn(&p, &origin), 0.0);
             for octaves in [2, 3, 6] {
                 let f = Fbm::new(p.clone()).octaves(octaves);
-                let v = Src::noise(&f, &origin);
+                let v = Src::noise_dyn(&f, &origin);
                 assert!(
                     v != 0.0 && v.is_finite(),
                     "seed {seed}, {dims}D, {octaves} octaves: {v}"
                 );
                 let lattice: Vec<f32> = (0..dims).map(|a| (seed as f32) - 3.0 * a as f32).collect();
                 assert!(
-                    Src::noise(&f, &lattice) != 0.0,
+                    Src::noise_dyn(&f, &lattice) != 0.0,
                     "seed {seed}, {dims}D at {lattice:?}"
                 );
             }
@@ -1670,13 +1677,13 @@ fn octave_offsets_make_fbm_differ_from_the_naive_sum() {
                     .map(|a| a.iter().map(|v| v * f).collect())
                     .collect();
                 let mut out = vec![0.0f32; n];
-                Src::fill_f64(&p, &borrow64(&scaled), &mut out).unwrap();
+                Src::fill_f64_dyn(&p, &borrow64(&scaled), &mut out).unwrap();
                 for (s, o) in naive.iter_mut().zip(&out) {
                     *s += 0.5f64.powi(i) * f64::from(*o);
                 }
             }
             let mut got = vec![0.0f32; n];
-            Src::fill_f64(&fbm, &borrow64(&pts), &mut got).unwrap();
+            Src::fill_f64_dyn(&fbm, &borrow64(&pts), &mut got).unwrap();
             let differ = (0..1000)
                 .filter(|&i| (f64::from(got[i]) - naive[i]).abs() > 1e-3)
                 .count();
@@ -1758,7 +1765,7 @@ fn overflowing_settings_are_refused_and_accepted_ones_have_finite_bounds() {
                         assert!(lo.is_finite() && hi.is_finite(), "{name} bounds");
                         let xs = vec![vec![0.0f32, 0.3, -17.25, 1e6]; dims];
                         let mut out = vec![0.0f32; 4];
-                        f.fill(&borrow(&xs), &mut out).unwrap();
+                        f.fill_dyn(&borrow(&xs), &mut out).unwrap();
                         for v in out {
                             assert!(lo <= v && v <= hi, "{name}: {v} outside {lo}..{hi}");
                         }

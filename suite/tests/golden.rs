@@ -61,39 +61,39 @@ fn fingerprints<S: Differentiable + Clone>(src: &S) -> Vec<(&'static str, u64)> 
     let points: Vec<f32> = (0..n)
         .flat_map(|i| {
             [
-                src.noise1(xs[i]),
-                src.noise2(xs[i], ys[i]),
-                src.noise3(xs[i], ys[i], zs[i]),
-                src.noise4(xs[i], ys[i], zs[i], ws[i]),
+                src.noise([xs[i]]),
+                src.noise([xs[i], ys[i]]),
+                src.noise([xs[i], ys[i], zs[i]]),
+                src.noise([xs[i], ys[i], zs[i], ws[i]]),
             ]
         })
         .collect();
     f.push(("points", fnv(&points)));
-    src.fill1(&xs, &mut out).unwrap();
+    src.fill([&xs], &mut out).unwrap();
     f.push(("fill1", fnv(&out)));
-    src.fill2(&xs, &ys, &mut out).unwrap();
+    src.fill([&xs, &ys], &mut out).unwrap();
     f.push(("fill2", fnv(&out)));
-    src.fill3(&xs, &ys, &zs, &mut out).unwrap();
+    src.fill([&xs, &ys, &zs], &mut out).unwrap();
     f.push(("fill3", fnv(&out)));
-    src.fill4(&xs, &ys, &zs, &ws, &mut out).unwrap();
+    src.fill([&xs, &ys, &zs, &ws], &mut out).unwrap();
     f.push(("fill4", fnv(&out)));
     let y64: Vec<f64> = ys.iter().map(|&c| f64::from(c)).collect();
     let z64: Vec<f64> = zs.iter().map(|&c| f64::from(c)).collect();
-    src.fill3_f64(&wide, &y64, &z64, &mut out).unwrap();
+    src.fill_f64([&wide, &y64, &z64], &mut out).unwrap();
     f.push(("fill3_f64", fnv(&out)));
     // Grids: fine steps (rows by cells) and coarse ones (point path).
     for (name, step) in [("grid_fine", 0.02), ("grid_coarse", 1.3)] {
         let g1 = Grid1::new([-7.25], [step], [300]);
         let mut o = vec![0.0f32; 300];
-        src.fill_grid1(&g1, &mut o).unwrap();
+        src.fill_grid(&g1, &mut o).unwrap();
         let mut all = o.clone();
         let g2 = Grid2::new([-3.5, 11.0], [step, step * 0.7], [70, 33]);
         let mut o = vec![0.0f32; 70 * 33];
-        src.fill_grid2(&g2, &mut o).unwrap();
+        src.fill_grid(&g2, &mut o).unwrap();
         all.extend(&o);
         let g3 = Grid3::new([0.5, -2.0, 9.0], [step, 0.3, 0.45], [70, 9, 5]);
         let mut o = vec![0.0f32; 70 * 9 * 5];
-        src.fill_grid3(&g3, &mut o).unwrap();
+        src.fill_grid(&g3, &mut o).unwrap();
         all.extend(&o);
         let g4 = Grid4::new(
             [0.5, -2.0, 9.0, 1.25],
@@ -101,13 +101,14 @@ fn fingerprints<S: Differentiable + Clone>(src: &S) -> Vec<(&'static str, u64)> 
             [40, 5, 4, 3],
         );
         let mut o = vec![0.0f32; 40 * 5 * 4 * 3];
-        src.fill_grid4(&g4, &mut o).unwrap();
+        src.fill_grid(&g4, &mut o).unwrap();
         all.extend(&o);
         f.push((name, fnv(&all)));
     }
     let mut d = [vec![0.0f32; n], vec![0.0f32; n], vec![0.0f32; n]];
     let [dx, dy, dz] = &mut d;
-    src.fill3_grad(&xs, &ys, &zs, &mut out, dx, dy, dz).unwrap();
+    src.fill_grad([&xs, &ys, &zs], &mut out, [dx, dy, dz])
+        .unwrap();
     let mut all = out.clone();
     for v in &d {
         all.extend(v);
@@ -392,13 +393,13 @@ fn adversarial_fingerprint<S: Source>(src: &S) -> u64 {
     let (b, c, d) = (turn(1), turn(7), turn(29));
     let mut all = Vec::new();
     let mut out = vec![0.0f32; n];
-    src.fill1(&a, &mut out).unwrap();
+    src.fill([&a], &mut out).unwrap();
     all.extend(&out);
-    src.fill2(&a, &b, &mut out).unwrap();
+    src.fill([&a, &b], &mut out).unwrap();
     all.extend(&out);
-    src.fill3(&a, &b, &c, &mut out).unwrap();
+    src.fill([&a, &b, &c], &mut out).unwrap();
     all.extend(&out);
-    src.fill4(&a, &b, &c, &d, &mut out).unwrap();
+    src.fill([&a, &b, &c, &d], &mut out).unwrap();
     all.extend(&out);
     let wide = |v: &[f32], k: usize| -> Vec<f64> {
         let extremes = [
@@ -420,10 +421,10 @@ fn adversarial_fingerprint<S: Source>(src: &S) -> u64 {
             .collect()
     };
     let (a64, b64, c64) = (wide(&a, 0), wide(&b, 4), wide(&c, 8));
-    src.fill3_f64(&a64, &b64, &c64, &mut out).unwrap();
+    src.fill_f64([&a64, &b64, &c64], &mut out).unwrap();
     all.extend(&out);
     for i in 0..n {
-        all.push(src.noise2(a[i], c[i]));
+        all.push(src.noise([a[i], c[i]]));
     }
     fnv(&all)
 }
@@ -522,10 +523,10 @@ fn every_source_keeps_its_bits_on_adversarial_inputs() {
                 a[(i + 7) % a.len()],
                 a[(i + 29) % a.len()],
             );
-            let (v, g) = f.noise4_grad(a[i], b, c, d);
+            let (v, g) = f.noise_grad([a[i], b, c, d]);
             all.push(v);
             all.extend(g);
-            let (v, g) = f.noise2_grad(a[i], b);
+            let (v, g) = f.noise_grad([a[i], b]);
             all.push(v);
             all.extend(g);
         }

@@ -13,6 +13,7 @@ use crate::common::{
     AnyGrid, GradSrc, Rng, SENTINEL_BITS, Src, bit_pattern_slices, bits, borrow, borrow64, point,
     show, table_inputs,
 };
+use noisefield::prelude::*;
 use noisefield::{Error, Fade, Fbm, Perlin, Value};
 use proptest::prelude::*;
 
@@ -216,7 +217,7 @@ fn perlin_matches_the_f64_oracle_with_every_fade() {
             for dims in 1..=4 {
                 let pts = rng.points(dims, 3000, -600.0, 600.0);
                 let mut out = vec![0.0f32; 3000];
-                Src::fill(&p, &borrow(&pts), &mut out).unwrap();
+                Src::fill_dyn(&p, &borrow(&pts), &mut out).unwrap();
                 let mut max = 0.0f64;
                 for (i, got) in out.iter().enumerate() {
                     let c: Vec<f64> = pts.iter().map(|s| f64::from(s[i])).collect();
@@ -264,7 +265,7 @@ fn perlin_derivative_at_a_lattice_point_is_the_corner_gradient() {
                         })
                         .collect();
                     let c: Vec<f32> = cells.iter().map(|&v| v as f32).collect();
-                    let (v, d) = p.noise_grad(&c);
+                    let (v, d) = p.noise_grad_dyn(&c);
                     assert_eq!(v, 0.0, "{name}, {fade:?}, {cells:?}");
                     let g = gradient_of(hash(&table, &cells), dims);
                     seen.insert(g.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
@@ -313,12 +314,12 @@ fn value_derivative_at_a_lattice_point() {
                     let c: Vec<f32> = (0..dims)
                         .map(|_| rng.uniform(-600.0, 600.0).floor() as f32)
                         .collect();
-                    let (value, d) = v.noise_grad(&c);
-                    assert_eq!(value.to_bits(), Src::noise(&v, &c).to_bits());
+                    let (value, d) = v.noise_grad_dyn(&c);
+                    assert_eq!(value.to_bits(), Src::noise_dyn(&v, &c).to_bits());
                     for a in 0..dims {
                         let mut next = c.clone();
                         next[a] += 1.0;
-                        let step = Src::noise(&v, &next) - value;
+                        let step = Src::noise_dyn(&v, &next) - value;
                         let ok = match fade {
                             Fade::Quintic | Fade::Cubic => d[a] == 0.0,
                             Fade::Cosine => d[a].abs() <= 1e-6,
@@ -368,7 +369,7 @@ fn derivatives_match_the_f64_oracles() {
                 let mut max = 0.0f64;
                 for i in 0..400 {
                     let c = point(&borrow(&pts), i);
-                    let (v, d) = src.noise_grad(&c);
+                    let (v, d) = src.noise_grad_dyn(&c);
                     let c64: Vec<f64> = c.iter().map(|&x| f64::from(x)).collect();
                     let want = lattice64_grad(&table, fade, value, &c64);
                     let tol = dims as f64 * (6.0 * 4e-6 + 4.0 * 1.2e-6);
@@ -383,7 +384,11 @@ fn derivatives_match_the_f64_oracles() {
                         );
                         max = max.max(err);
                     }
-                    assert_eq!(v.to_bits(), src.noise(&c).to_bits(), "{name}: value part");
+                    assert_eq!(
+                        v.to_bits(),
+                        src.noise_dyn(&c).to_bits(),
+                        "{name}: value part"
+                    );
                 }
                 report.push(format!("{name} {dims}D {max:.1e}"));
             }
@@ -477,7 +482,7 @@ fn derivatives_match_central_differences_of_the_field() {
             let mut grad: Vec<Vec<f32>> = vec![vec![0.0; n]; dims];
             {
                 let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
-                src.fill_grad(&borrow(&pts), &mut out, &mut g).unwrap();
+                src.fill_grad_dyn(&borrow(&pts), &mut out, &mut g).unwrap();
             }
             let wide: Vec<Vec<f64>> = pts
                 .iter()
@@ -489,8 +494,8 @@ fn derivatives_match_central_differences_of_the_field() {
                 up[a].iter_mut().for_each(|v| *v += H);
                 down[a].iter_mut().for_each(|v| *v -= H);
                 let (mut fu, mut fd) = (vec![0.0f32; n], vec![0.0f32; n]);
-                src.fill_f64(&borrow64(&up), &mut fu).unwrap();
-                src.fill_f64(&borrow64(&down), &mut fd).unwrap();
+                src.fill_f64_dyn(&borrow64(&up), &mut fu).unwrap();
+                src.fill_f64_dyn(&borrow64(&down), &mut fd).unwrap();
                 for i in 0..n {
                     let fdiff = (f64::from(fu[i]) - f64::from(fd[i])) / (2.0 * H);
                     let err = (f64::from(grad[a][i]) - fdiff).abs();
@@ -574,18 +579,18 @@ fn fbm_of_one_octave_is_its_source() {
                 (Perlin::permuted(1), Value::permuted(1)),
                 (Perlin::reference(), Value::permuted(2)),
             ] {
-                let (pv, pd) = p.noise_grad(&c);
-                let (fv, fd) = Fbm::new(p.clone()).octaves(1).noise_grad(&c);
+                let (pv, pd) = p.noise_grad_dyn(&c);
+                let (fv, fd) = Fbm::new(p.clone()).octaves(1).noise_grad_dyn(&c);
                 assert_eq!(bits(&[pv]), bits(&[fv]));
                 assert_eq!(bits(&pd), bits(&fd), "Perlin at {}", show(&c));
                 let (k0v, k0d) = Fbm::new(p.clone())
                     .octaves(5)
                     .persistence(0.0)
-                    .noise_grad(&c);
+                    .noise_grad_dyn(&c);
                 assert_eq!(pv, k0v);
                 assert_eq!(pd, k0d, "persistence 0 at {}", show(&c));
-                let (vv, vd) = v.noise_grad(&c);
-                let (fv, fd) = Fbm::new(v.clone()).octaves(1).noise_grad(&c);
+                let (vv, vd) = v.noise_grad_dyn(&c);
+                let (fv, fd) = Fbm::new(v.clone()).octaves(1).noise_grad_dyn(&c);
                 assert_eq!(bits(&[vv]), bits(&[fv]));
                 assert_eq!(bits(&vd), bits(&fd), "Value at {}", show(&c));
             }
@@ -601,13 +606,13 @@ fn fbm_of_one_octave_is_its_source() {
 fn assert_grad_levels_match_scalar(src: &dyn GradSrc, inputs: &[&[f32]], context: &str) {
     let (len, dims) = (inputs[0].len(), inputs.len());
     let want: Vec<(f32, Vec<f32>)> = (0..len)
-        .map(|i| src.noise_grad(&point(inputs, i)))
+        .map(|i| src.noise_grad_dyn(&point(inputs, i)))
         .collect();
     for (i, (v, d)) in want.iter().enumerate() {
         let c = point(inputs, i);
         assert_eq!(
             v.to_bits(),
-            src.noise(&c).to_bits(),
+            src.noise_dyn(&c).to_bits(),
             "{context}: value part at {}",
             show(&c)
         );
@@ -627,7 +632,7 @@ fn assert_grad_levels_match_scalar(src: &dyn GradSrc, inputs: &[&[f32]], context
         let mut grad = vec![vec![f32::from_bits(SENTINEL_BITS); len]; dims];
         {
             let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
-            at.fill_grad(inputs, &mut out, &mut g).unwrap();
+            at.fill_grad_dyn(inputs, &mut out, &mut g).unwrap();
         }
         for i in 0..len {
             let got: Vec<u32> = std::iter::once(out[i])
@@ -647,7 +652,7 @@ fn assert_grad_levels_match_scalar(src: &dyn GradSrc, inputs: &[&[f32]], context
         }
         // The plain fill: the same values.
         let mut plain = vec![0.0f32; len];
-        at.fill(inputs, &mut plain).unwrap();
+        at.fill_dyn(inputs, &mut plain).unwrap();
         assert_eq!(
             bits(&plain),
             bits(&out),
@@ -720,7 +725,7 @@ fn grid_derivatives_match_points_everywhere() {
                     {
                         let mut g: Vec<&mut [f32]> =
                             grad.iter_mut().map(Vec::as_mut_slice).collect();
-                        src.fill_grad(&borrow(&pts), &mut out, &mut g).unwrap();
+                        src.fill_grad_dyn(&borrow(&pts), &mut out, &mut g).unwrap();
                     }
                     assert_eq!(bits(&want[0]), bits(&out), "{context}: value vs fill_grad");
                     for a in 0..dims {
@@ -833,8 +838,8 @@ fn grid_derivatives_are_with_respect_to_position() {
             up[a].iter_mut().for_each(|v| *v += H);
             down[a].iter_mut().for_each(|v| *v -= H);
             let (mut fu, mut fd) = (vec![0.0f32; grid.len()], vec![0.0f32; grid.len()]);
-            Src::fill_f64(&src, &borrow64(&up), &mut fu).unwrap();
-            Src::fill_f64(&src, &borrow64(&down), &mut fd).unwrap();
+            Src::fill_f64_dyn(&src, &borrow64(&up), &mut fu).unwrap();
+            Src::fill_f64_dyn(&src, &borrow64(&down), &mut fd).unwrap();
             for k in 0..grid.len() {
                 let fdiff = (f64::from(fu[k]) - f64::from(fd[k])) / (2.0 * H);
                 assert!(
@@ -888,7 +893,7 @@ fn a_wrong_derivative_length_is_named_and_nothing_is_written() {
                                     if on_grid {
                                         src.grid_grad(&grid, &mut out, &mut g, wrong % 2 == 0)
                                     } else {
-                                        src.fill_grad(&borrow(&inputs), &mut out, &mut g)
+                                        src.fill_grad_dyn(&borrow(&inputs), &mut out, &mut g)
                                     }
                                 };
                                 assert_eq!(
@@ -915,7 +920,7 @@ fn a_wrong_derivative_length_is_named_and_nothing_is_written() {
                     let mut out = vec![f32::from_bits(SENTINEL_BITS); len + 1];
                     let mut grad = vec![vec![f32::from_bits(SENTINEL_BITS); len]; dims];
                     let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
-                    let result = src.fill_grad(&borrow(&inputs), &mut out, &mut g);
+                    let result = src.fill_grad_dyn(&borrow(&inputs), &mut out, &mut g);
                     assert_eq!(
                         result,
                         Err(Error::LengthMismatch {
@@ -950,7 +955,7 @@ fn an_invalid_fbm_refuses_derivatives() {
         ),
     ] {
         for dims in 1..=4 {
-            let (v, d) = fbm.noise_grad(&vec![0.3; dims]);
+            let (v, d) = fbm.noise_grad_dyn(&vec![0.3; dims]);
             assert!(
                 std::iter::once(v)
                     .chain(d)
@@ -970,7 +975,7 @@ fn an_invalid_fbm_refuses_derivatives() {
                 let result = if on_grid {
                     fbm.grid_grad(&grid, &mut out, &mut g, true)
                 } else {
-                    fbm.fill_grad(&borrow(&inputs), &mut out, &mut g)
+                    fbm.fill_grad_dyn(&borrow(&inputs), &mut out, &mut g)
                 };
                 assert_eq!(result, Err(want.clone()), "{dims}D, grid {on_grid}");
             }

@@ -10,6 +10,7 @@ use crate::common::{
     FillGrid, SENTINEL_BITS, bits, count, fill_f64, flatten, grid_values, perlins, points_values,
     unflatten,
 };
+use noisefield::prelude::*;
 use noisefield::{Error, Grid, Grid1, Grid2, Grid3, Grid4, Level, Perlin};
 use proptest::prelude::*;
 
@@ -247,7 +248,7 @@ fn layout_is_x_fastest_and_coord_is_as_documented() {
         }
     }
     let mut want = vec![0.0; 60];
-    p.fill3_f64(&xs, &ys, &zs, &mut want).unwrap();
+    p.fill_f64([&xs, &ys, &zs], &mut want).unwrap();
     assert_eq!(bits(&grid_values(&p, &grid, false)), bits(&want));
     // ... and the same for a window, which keeps the global indices.
     let w = grid.window([1, 2, 1], [3, 2, 2]).unwrap();
@@ -646,7 +647,7 @@ fn fill1_f64_far_out_is_not_piecewise_constant() {
     for x0 in [TWO_POW_40, -TWO_POW_40 + 0.3] {
         let xs: Vec<f64> = (0..1000).map(|i| x0 + i as f64 * 0.01).collect();
         let mut out = vec![0.0; 1000];
-        p.fill1_f64(&xs, &mut out).unwrap();
+        p.fill_f64([&xs], &mut out).unwrap();
         let equal = out.windows(2).filter(|w| w[0] == w[1]).count();
         assert!(equal <= 10, "x0 {x0}: {equal} of 999 neighbours are equal");
         let longest_run = out
@@ -663,7 +664,7 @@ fn fill1_f64_far_out_is_not_piecewise_constant() {
         // The f32 path cannot see these points apart.
         let xs32: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
         let mut out32 = vec![1.0; 1000];
-        p.fill1(&xs32, &mut out32).unwrap();
+        p.fill([&xs32], &mut out32).unwrap();
         assert!(out32.iter().all(|&v| v == 0.0), "x0 {x0}: f32 points");
     }
 }
@@ -1116,6 +1117,6 @@ fn an_empty_grid_with_huge_other_axes_has_zero_samples() {
     for size in [[0, usize::MAX, usize::MAX], [usize::MAX, usize::MAX, 0]] {
         let grid = Grid3::new([0.5; 3], [1e-3; 3], size);
         assert_eq!(grid.check(), Ok(0), "{size:?}");
-        assert_eq!(p.fill_grid3(&grid, &mut []), Ok(()), "{size:?}");
+        assert_eq!(p.fill_grid(&grid, &mut []), Ok(()), "{size:?}");
     }
 }

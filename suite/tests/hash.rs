@@ -2,6 +2,7 @@
 //! any length, no zero lines, and both modes the same at every level.
 
 use crate::common::levels;
+use noisefield::prelude::*;
 use noisefield::{Grid2, Grid3, HashMode, Level, Perlin, Value};
 
 /// Fraction of positions where `a` and `b` differ (by bits).
@@ -49,22 +50,22 @@ fn shifted(
     let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
     match dims {
         1 => {
-            p.fill1(&f32s[0], &mut a).unwrap();
-            p.fill1_f64(&moved[0], &mut b).unwrap();
+            p.fill([&f32s[0]], &mut a).unwrap();
+            p.fill_f64([&moved[0]], &mut b).unwrap();
         }
         2 => {
-            p.fill2(&f32s[0], &f32s[1], &mut a).unwrap();
-            p.fill2_f64(&moved[0], &moved[1], &mut b).unwrap();
+            p.fill([&f32s[0], &f32s[1]], &mut a).unwrap();
+            p.fill_f64([&moved[0], &moved[1]], &mut b).unwrap();
         }
         3 => {
-            p.fill3(&f32s[0], &f32s[1], &f32s[2], &mut a).unwrap();
-            p.fill3_f64(&moved[0], &moved[1], &moved[2], &mut b)
+            p.fill([&f32s[0], &f32s[1], &f32s[2]], &mut a).unwrap();
+            p.fill_f64([&moved[0], &moved[1], &moved[2]], &mut b)
                 .unwrap();
         }
         _ => {
-            p.fill4(&f32s[0], &f32s[1], &f32s[2], &f32s[3], &mut a)
+            p.fill([&f32s[0], &f32s[1], &f32s[2], &f32s[3]], &mut a)
                 .unwrap();
-            p.fill4_f64(&moved[0], &moved[1], &moved[2], &moved[3], &mut b)
+            p.fill_f64([&moved[0], &moved[1], &moved[2], &moved[3]], &mut b)
                 .unwrap();
         }
     }
@@ -125,13 +126,13 @@ fn default_grids_do_not_repeat() {
     let fill2 = |o: [f64; 2]| {
         let g = Grid2::new(o, [0.05, 0.07], [96, 40]);
         let mut out = vec![0.0f32; 96 * 40];
-        p.fill_grid2(&g, &mut out).unwrap();
+        p.fill_grid(&g, &mut out).unwrap();
         out
     };
     let fill3 = |o: [f64; 3]| {
         let g = Grid3::new(o, [0.9, 0.3, 0.45], [40, 9, 7]);
         let mut out = vec![0.0f32; 40 * 9 * 7];
-        p.fill_grid3(&g, &mut out).unwrap();
+        p.fill_grid(&g, &mut out).unwrap();
         out
     };
     let (o2, o3) = ([0.31, -5.25], [0.31, -2.13, 9.07]);
@@ -176,7 +177,7 @@ fn periods_are_exact_at_any_length() {
                 let y: Vec<f64> = ys.iter().map(|c| c + dy).collect();
                 let z: Vec<f64> = zs.iter().map(|c| c + dz).collect();
                 let mut out = vec![0.0f32; n];
-                p.fill3_f64(&x, &y, &z, &mut out).unwrap();
+                p.fill_f64([&x, &y, &z], &mut out).unwrap();
                 out
             };
             let base = eval(0.0, 0.0, 0.0);
@@ -239,12 +240,12 @@ fn periodic_f32_path_equals_the_exact_path() {
                 .collect();
             let mut exact = vec![0.0f32; n];
             reference
-                .fill3_f64(&c64[0], &c64[1], &c64[2], &mut exact)
+                .fill_f64([&c64[0], &c64[1], &c64[2]], &mut exact)
                 .unwrap();
             for level in levels() {
                 let p = reference.clone().with_level(level).unwrap();
                 let mut out = vec![0.0f32; n];
-                p.fill3(&coords[0], &coords[1], &coords[2], &mut out)
+                p.fill([&coords[0], &coords[1], &coords[2]], &mut out)
                     .unwrap();
                 for i in 0..n {
                     assert_eq!(
@@ -271,12 +272,10 @@ fn periodic_f32_path_equals_the_exact_path() {
                 let shift =
                     |c: &[f32], by: f32| -> Vec<f32> { c.iter().map(|&v| v + by).collect() };
                 let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
-                reference.fill3(&x, &y, &z, &mut a).unwrap();
+                reference.fill([&x, &y, &z], &mut a).unwrap();
                 reference
-                    .fill3(
-                        &shift(&x, -2.0 * k),
-                        &shift(&y, 300.0),
-                        &shift(&z, k),
+                    .fill(
+                        [&shift(&x, -2.0 * k), &shift(&y, 300.0), &shift(&z, k)],
                         &mut b,
                     )
                     .unwrap();
@@ -312,9 +311,9 @@ fn no_lattice_edge_is_a_line_of_zeros() {
                 let mut c = corner.clone();
                 c[along] += i as f32 / 17.0;
                 let v = match dims {
-                    2 => p.noise2(c[0], c[1]),
-                    3 => p.noise3(c[0], c[1], c[2]),
-                    _ => p.noise4(c[0], c[1], c[2], c[3]),
+                    2 => p.noise([c[0], c[1]]),
+                    3 => p.noise([c[0], c[1], c[2]]),
+                    _ => p.noise([c[0], c[1], c[2], c[3]]),
                 };
                 v == 0.0
             });
@@ -353,19 +352,19 @@ fn both_modes_agree_across_levels() {
             let p = Perlin::with_hash(77, mode).with_level(level).unwrap();
             let v = Value::with_hash(77, mode).with_level(level).unwrap();
             let mut out = vec![0.0f32; xs.len()];
-            p.fill2(&xs, &ys, &mut out).unwrap();
+            p.fill([&xs, &ys], &mut out).unwrap();
             for i in 0..xs.len() {
                 assert_eq!(
                     out[i].to_bits(),
-                    p.noise2(xs[i], ys[i]).to_bits(),
+                    p.noise([xs[i], ys[i]]).to_bits(),
                     "{mode:?} {level:?}"
                 );
             }
-            v.fill2(&xs, &ys, &mut out).unwrap();
+            v.fill([&xs, &ys], &mut out).unwrap();
             for i in 0..xs.len() {
                 assert_eq!(
                     out[i].to_bits(),
-                    v.noise2(xs[i], ys[i]).to_bits(),
+                    v.noise([xs[i], ys[i]]).to_bits(),
                     "{mode:?} {level:?}"
                 );
             }
@@ -389,7 +388,7 @@ fn modes_and_seeds() {
     let ys: Vec<f32> = (0..1000).map(|i| i as f32 * 0.311 - 40.0).collect();
     let field = |p: &Perlin| {
         let mut out = vec![0.0f32; 1000];
-        p.fill2(&xs, &ys, &mut out).unwrap();
+        p.fill([&xs, &ys], &mut out).unwrap();
         out
     };
     let seeds: Vec<Vec<f32>> = [0u64, 1, 2, u64::MAX]

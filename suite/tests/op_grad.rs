@@ -10,6 +10,7 @@ use crate::common::{
     AnyGrid, GradSrc, Rng, SENTINEL_BITS, Src, bits, borrow, borrow64, levels, point, show,
     table_inputs,
 };
+use noisefield::prelude::*;
 use noisefield::{Blend, Combine, Differentiable, Fbm, Map, Perlin, Warp};
 
 // `Leveled` for the operators and `Warp` is in `common`.
@@ -158,14 +159,14 @@ fn fill_grad(src: &dyn GradSrc, pts: &[Vec<f32>]) -> (Vec<f32>, Vec<Vec<f32>>) {
     let mut grad = vec![vec![f32::from_bits(SENTINEL_BITS); n]; pts.len()];
     {
         let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
-        src.fill_grad(&borrow(pts), &mut out, &mut g).unwrap();
+        src.fill_grad_dyn(&borrow(pts), &mut out, &mut g).unwrap();
     }
     (out, grad)
 }
 
 fn fill_f64(src: &dyn Src, pts: &[Vec<f64>]) -> Vec<f32> {
     let mut out = vec![0.0f32; pts[0].len()];
-    src.fill_f64(&borrow64(pts), &mut out).unwrap();
+    src.fill_f64_dyn(&borrow64(pts), &mut out).unwrap();
     out
 }
 
@@ -570,14 +571,14 @@ fn values_are_the_plain_ones_and_derivatives_agree_across_levels() {
                 let inputs = borrow(pts);
                 let len = pts[0].len();
                 let want: Vec<(f32, Vec<f32>)> = (0..len)
-                    .map(|i| case.field.noise_grad(&point(&inputs, i)))
+                    .map(|i| case.field.noise_grad_dyn(&point(&inputs, i)))
                     .collect();
                 let mut plain = vec![0.0f32; len];
-                case.field.fill(&inputs, &mut plain).unwrap();
+                case.field.fill_dyn(&inputs, &mut plain).unwrap();
                 for (i, (v, d)) in want.iter().enumerate() {
                     let c = point(&inputs, i);
                     let context = format!("{}, {dims}D at {}", case.name, show(&c));
-                    assert_eq!(v.to_bits(), case.field.noise(&c).to_bits(), "{context}");
+                    assert_eq!(v.to_bits(), case.field.noise_dyn(&c).to_bits(), "{context}");
                     assert_eq!(v.to_bits(), plain[i].to_bits(), "{context}: fill");
                     if v.is_nan() || c.iter().any(|x| !x.is_finite()) {
                         assert!(
@@ -744,21 +745,20 @@ fn grids_with_derivatives_are_the_point_path_everywhere() {
     }
 }
 
-/// The inherent `_grad` methods exist on every operator type (no trait
-/// import needed), invalid parameters refuse derivative calls with their
+/// The `_grad` methods exist on every operator type, invalid parameters refuse derivative calls with their
 /// error (nothing written) and give NaN from one point, and a fractal over
 /// a warp is differentiable too.
 #[test]
-fn inherent_methods_errors_and_nesting() {
-    let (v, d) = Map::abs(b()).noise3_grad(0.3, 0.4, 0.5);
-    assert_eq!(v.to_bits(), Map::abs(b()).noise3(0.3, 0.4, 0.5).to_bits());
+fn gradient_methods_errors_and_nesting() {
+    let (v, d) = Map::abs(b()).noise_grad([0.3, 0.4, 0.5]);
+    assert_eq!(v.to_bits(), Map::abs(b()).noise([0.3, 0.4, 0.5]).to_bits());
     assert!(d.iter().all(|x| x.is_finite()));
-    let _ = Combine::add(b(), b()).noise2_grad(0.3, 0.4);
-    let _ = Blend::new(b(), b(), b()).noise1_grad(0.3);
-    let _ = Warp::new(b(), b()).noise4_grad(0.3, 0.4, 0.5, 0.6);
+    let _ = Combine::add(b(), b()).noise_grad([0.3, 0.4]);
+    let _ = Blend::new(b(), b(), b()).noise_grad([0.3]);
+    let _ = Warp::new(b(), b()).noise_grad([0.3, 0.4, 0.5, 0.6]);
     let fbm = Fbm::new(Warp::new(b(), Perlin::new(4)).amplitude(0.3)).octaves(2);
-    let (v, _) = Differentiable::noise2_grad(&fbm, 1.3, 2.4);
-    assert_eq!(v.to_bits(), fbm.noise2(1.3, 2.4).to_bits());
+    let (v, _) = Differentiable::noise_grad(&fbm, [1.3, 2.4]);
+    assert_eq!(v.to_bits(), fbm.noise([1.3, 2.4]).to_bits());
 
     let bad: Vec<(Box<dyn GradSrc>, &str)> = vec![
         (
@@ -779,7 +779,7 @@ fn inherent_methods_errors_and_nesting() {
         ),
     ];
     for (src, needle) in bad {
-        let (v, d) = src.noise_grad(&[0.5, 0.25]);
+        let (v, d) = src.noise_grad_dyn(&[0.5, 0.25]);
         assert!(
             std::iter::once(v)
                 .chain(d)
@@ -795,7 +795,7 @@ fn inherent_methods_errors_and_nesting() {
             let e = if on_grid {
                 src.grid_grad(&grid, &mut out, &mut g, true)
             } else {
-                src.fill_grad(&borrow(&pts), &mut out, &mut g)
+                src.fill_grad_dyn(&borrow(&pts), &mut out, &mut g)
             }
             .unwrap_err();
             assert!(e.to_string().contains(needle), "{e}");

@@ -28,13 +28,13 @@ fn points() -> [Vec<f32>; 3] {
 
 fn fill3(src: &impl Source, p: &[Vec<f32>; 3]) -> Vec<f32> {
     let mut out = vec![0.0; p[0].len()];
-    src.fill3(&p[0], &p[1], &p[2], &mut out).unwrap();
+    src.fill([&p[0], &p[1], &p[2]], &mut out).unwrap();
     out
 }
 
 fn fill3_f64(src: &impl Source, p: &[Vec<f64>; 3]) -> Vec<f32> {
     let mut out = vec![0.0; p[0].len()];
-    src.fill3_f64(&p[0], &p[1], &p[2], &mut out).unwrap();
+    src.fill_f64([&p[0], &p[1], &p[2]], &mut out).unwrap();
     out
 }
 
@@ -84,7 +84,7 @@ fn binary_operators_are_their_formula_on_the_inputs_outputs() {
         same_bits(&fill3(&op, &p), &want, name);
         // One point at a time (scalar) too.
         assert_eq!(
-            op.noise3(p[0][5], p[1][5], p[2][5]).to_bits(),
+            op.noise([p[0][5], p[1][5], p[2][5]]).to_bits(),
             want[5].to_bits(),
             "{name}"
         );
@@ -287,24 +287,24 @@ fn grids_combine_the_inputs_grids() {
     let grid_of = |s: &dyn Fn(&mut [f32], bool)| run(s);
     let va = grid_of(&|o: &mut [f32], par| {
         if par {
-            a().fill_grid2_par(&grid, o).unwrap()
+            a().fill_grid_par(&grid, o).unwrap()
         } else {
-            a().fill_grid2(&grid, o).unwrap()
+            a().fill_grid(&grid, o).unwrap()
         }
     });
     let vb = grid_of(&|o: &mut [f32], par| {
         if par {
-            b().fill_grid2_par(&grid, o).unwrap()
+            b().fill_grid_par(&grid, o).unwrap()
         } else {
-            b().fill_grid2(&grid, o).unwrap()
+            b().fill_grid(&grid, o).unwrap()
         }
     });
     let sum = Combine::add(a(), b());
     let got = grid_of(&|o: &mut [f32], par| {
         if par {
-            sum.fill_grid2_par(&grid, o).unwrap()
+            sum.fill_grid_par(&grid, o).unwrap()
         } else {
-            sum.fill_grid2(&grid, o).unwrap()
+            sum.fill_grid(&grid, o).unwrap()
         }
     });
     let want: Vec<f32> = va.iter().zip(&vb).map(|(x, y)| x + y).collect();
@@ -312,9 +312,9 @@ fn grids_combine_the_inputs_grids() {
     let terrace = Map::terrace(a(), &[-0.3, 0.0, 0.4]);
     let got = grid_of(&|o: &mut [f32], par| {
         if par {
-            terrace.fill_grid2_par(&grid, o).unwrap()
+            terrace.fill_grid_par(&grid, o).unwrap()
         } else {
-            terrace.fill_grid2(&grid, o).unwrap()
+            terrace.fill_grid(&grid, o).unwrap()
         }
     });
     let sorted = [-0.3f64, 0.0, 0.4];
@@ -333,9 +333,9 @@ fn grids_combine_the_inputs_grids() {
     let warp = Warp::new(a(), b()).amplitude(0.5);
     let got = grid_of(&|o: &mut [f32], par| {
         if par {
-            warp.fill_grid2_par(&grid, o).unwrap()
+            warp.fill_grid_par(&grid, o).unwrap()
         } else {
-            warp.fill_grid2(&grid, o).unwrap()
+            warp.fill_grid(&grid, o).unwrap()
         }
     });
     let (mut xs, mut ys) = (Vec::new(), Vec::new());
@@ -346,7 +346,7 @@ fn grids_combine_the_inputs_grids() {
         }
     }
     let mut want = vec![0.0; len];
-    warp.fill2_f64(&xs, &ys, &mut want).unwrap();
+    warp.fill_f64([&xs, &ys], &mut want).unwrap();
     same_bits(&got, &want, "warp grid");
 }
 
@@ -426,13 +426,13 @@ fn bad_parameters_are_errors_before_any_work() {
         ($name:expr, $src:expr, $needle:expr) => {{
             let s = $src;
             let mut out = vec![f32::from_bits(0x7fa5_a5a5); n];
-            let batch = s.fill3(&p[0], &p[1], &p[2], &mut out);
+            let batch = s.fill([&p[0], &p[1], &p[2]], &mut out);
             expect(
                 $name,
                 s.check(),
                 batch,
                 &out,
-                s.noise3(0.5, 0.5, 0.5),
+                s.noise([0.5, 0.5, 0.5]),
                 $needle,
             );
         }};
@@ -500,13 +500,13 @@ fn fractals_over_operators_agree_across_levels_and_grids() {
     let mut scalar = vec![0.0; len];
     g().with_level(Level::Scalar)
         .unwrap()
-        .fill_grid2(&grid, &mut scalar)
+        .fill_grid(&grid, &mut scalar)
         .unwrap();
     for level in levels() {
         let mut out = vec![0.0; len];
         g().with_level(level)
             .unwrap()
-            .fill_grid2_par(&grid, &mut out)
+            .fill_grid_par(&grid, &mut out)
             .unwrap();
         same_bits(&out, &scalar, level.name());
     }
@@ -519,6 +519,6 @@ fn fractals_over_operators_agree_across_levels_and_grids() {
         }
     }
     let mut want = vec![0.0; len];
-    g().fill2_f64(&xs, &ys, &mut want).unwrap();
+    g().fill_f64([&xs, &ys], &mut want).unwrap();
     same_bits(&scalar, &want, "coarse grid vs f64 points");
 }

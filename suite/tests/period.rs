@@ -6,6 +6,7 @@
 //! changes nothing; a period of 0 is refused readably.
 
 use crate::common::any_perlin;
+use noisefield::prelude::*;
 
 use crate::common::levels;
 use crate::common::{
@@ -281,7 +282,7 @@ fn huge_f64_coordinates_wrap_exactly() {
                 let ys = [0.3, 0.3];
                 let zs = [-1.7, -1.7];
                 let mut out = [0.0f32; 2];
-                p.fill3_f64(&[x, r], &ys, &zs, &mut out).unwrap();
+                p.fill_f64([&[x, r], &ys, &zs], &mut out).unwrap();
                 assert_eq!(
                     out[0].to_bits(),
                     out[1].to_bits(),
@@ -292,7 +293,7 @@ fn huge_f64_coordinates_wrap_exactly() {
                 );
                 // The same on the y axis of 2D, with the y period.
                 let r = integral_mod(x, wrap[1]);
-                p.fill2_f64(&[0.3, 0.3], &[x, r], &mut out).unwrap();
+                p.fill_f64([&[0.3, 0.3], &[x, r]], &mut out).unwrap();
                 assert_eq!(out[0].to_bits(), out[1].to_bits(), "y = {x:e}, {period:?}");
             }
         }
@@ -592,8 +593,8 @@ fn period_reports_the_periods_and_survives_with_level() {
             assert_eq!((a.level(), b.level()), (level, level));
             assert_eq!(a, b);
             assert_eq!(
-                a.noise3(1.3, -2.7, 0.4).to_bits(),
-                b.noise3(1.3, -2.7, 0.4).to_bits()
+                a.noise([1.3, -2.7, 0.4]).to_bits(),
+                b.noise([1.3, -2.7, 0.4]).to_bits()
             );
         }
         // Periodic and plain are different noises (except for period 256).
@@ -610,15 +611,15 @@ fn period_1_depends_only_on_the_offset_in_the_cell() {
     for cell in [-1000.0f32, -3.0, -1.0, 1.0, 2.0, 77.0, 255.0, 256.0, 4097.0] {
         for t in [0.125f32, 0.5, 0.9375] {
             for (y, z, w) in [(0.25f32, 0.75f32, 0.375f32), (3.5, -2.25, 10.125)] {
-                assert_eq!(p.noise1(cell + t).to_bits(), p.noise1(t).to_bits());
-                assert_eq!(p.noise2(cell + t, y).to_bits(), p.noise2(t, y).to_bits());
+                assert_eq!(p.noise([cell + t]).to_bits(), p.noise([t]).to_bits());
+                assert_eq!(p.noise([cell + t, y]).to_bits(), p.noise([t, y]).to_bits());
                 assert_eq!(
-                    p.noise3(y, cell + t, z).to_bits(),
-                    p.noise3(y, t, z).to_bits()
+                    p.noise([y, cell + t, z]).to_bits(),
+                    p.noise([y, t, z]).to_bits()
                 );
                 assert_eq!(
-                    p.noise4(y, z, w, cell + t).to_bits(),
-                    p.noise4(y, z, w, t).to_bits()
+                    p.noise([y, z, w, cell + t]).to_bits(),
+                    p.noise([y, z, w, t]).to_bits()
                 );
             }
         }

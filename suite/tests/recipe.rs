@@ -39,29 +39,29 @@ fn outputs(source: &impl Source) -> Vec<(String, Vec<f32>)> {
     let n = p[0].len();
     let mut all = Vec::new();
     let mut out = vec![0.0; n];
-    source.fill3(&p[0], &p[1], &p[2], &mut out).unwrap();
+    source.fill([&p[0], &p[1], &p[2]], &mut out).unwrap();
     all.push(("fill3".to_string(), out.clone()));
-    source.fill2(&p[0], &p[1], &mut out).unwrap();
+    source.fill([&p[0], &p[1]], &mut out).unwrap();
     all.push(("fill2".to_string(), out.clone()));
     let far: Vec<Vec<f64>> = p
         .iter()
         .map(|a| a.iter().map(|&v| f64::from(v) * 1.37 + 1e9).collect())
         .collect();
     source
-        .fill3_f64(&far[0], &far[1], &far[2], &mut out)
+        .fill_f64([&far[0], &far[1], &far[2]], &mut out)
         .unwrap();
     all.push(("fill3_f64 far".to_string(), out.clone()));
-    let one: Vec<f32> = (0..64).map(|i| source.noise2(p[0][i], p[1][i])).collect();
+    let one: Vec<f32> = (0..64).map(|i| source.noise([p[0][i], p[1][i]])).collect();
     all.push(("noise2".to_string(), one));
     let grid = Grid2::new([-3.25, 7.5], [1.0 / 16.0, 1.0 / 32.0], [67, 45]);
     let mut g = vec![0.0; 67 * 45];
-    source.fill_grid2(&grid, &mut g).unwrap();
+    source.fill_grid(&grid, &mut g).unwrap();
     all.push(("fill_grid2".to_string(), g.clone()));
-    source.fill_grid2_par(&grid, &mut g).unwrap();
+    source.fill_grid_par(&grid, &mut g).unwrap();
     all.push(("fill_grid2_par".to_string(), g));
     let grid3 = Grid3::new([0.5, -2.0, 3.0], [0.9, 1.1, 0.8], [9, 7, 5]);
     let mut g = vec![0.0; 9 * 7 * 5];
-    source.fill_grid3(&grid3, &mut g).unwrap();
+    source.fill_grid(&grid3, &mut g).unwrap();
     all.push(("fill_grid3".to_string(), g));
     all
 }
@@ -548,18 +548,20 @@ fn huge_and_deep_recipes_fail_fast_without_overflowing_the_stack() {
             let s = r.source();
             let mut out = vec![0.0; 100];
             let xs: Vec<f32> = (0..100).map(|i| i as f32 * 0.37).collect();
-            s.fill2_f64(
-                &xs.iter().map(|&x| f64::from(x)).collect::<Vec<_>>(),
-                &vec![0.5; 100],
+            s.fill_f64(
+                [
+                    &xs.iter().map(|&x| f64::from(x)).collect::<Vec<_>>(),
+                    &vec![0.5; 100],
+                ],
                 &mut out,
             )
             .unwrap();
-            (out, s.noise2(1.3, 0.5))
+            (out, s.noise([1.3, 0.5]))
         })
         .unwrap()
         .join()
         .unwrap();
-    assert_eq!(v.1, Perlin::new(0).noise2(1.3, 0.5).abs());
+    assert_eq!(v.1, Perlin::new(0).noise([1.3, 0.5]).abs());
     // Too many inputs: refused at the first extra one, not after reading 10 MB.
     let wide = format!("add(perlin, {}", "perlin, ".repeat(ten_mb / 8));
     let e = wide.parse::<Recipe>().unwrap_err();

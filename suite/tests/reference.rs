@@ -8,6 +8,7 @@
 
 use crate::common::levels;
 use noisefield::Perlin;
+use noisefield::prelude::*;
 use std::path::PathBuf;
 
 /// The bar: 4e-6 absolute at every point.
@@ -40,7 +41,7 @@ fn noise3_matches_ken_reference_within_4e_6() {
         // The coordinates are exactly representable as f32.
         let (xf, yf, zf) = (x as f32, y as f32, z as f32);
         assert_eq!(xf as f64, x);
-        let got = perlin.noise3(xf, yf, zf) as f64;
+        let got = perlin.noise([xf, yf, zf]) as f64;
         let err = (got - expected).abs();
         worst = worst.max(err);
         assert!(
@@ -60,7 +61,7 @@ fn fill3_matches_ken_reference_at_every_level() {
     for level in levels() {
         let perlin = Perlin::reference().with_level(level).unwrap();
         let mut out = vec![f32::NAN; rows.len()];
-        perlin.fill3(&xs, &ys, &zs, &mut out).unwrap();
+        perlin.fill([&xs, &ys, &zs], &mut out).unwrap();
         for (r, got) in rows.iter().zip(&out) {
             let err = (*got as f64 - r[3]).abs();
             assert!(err <= TOLERANCE, "{level}: error {err} at {r:?}");
@@ -71,7 +72,7 @@ fn fill3_matches_ken_reference_at_every_level() {
 #[test]
 #[allow(clippy::approx_constant)] // 3.14 is the published input, not π
 fn published_spot_check() {
-    let v = Perlin::reference().noise3(3.14, 42.0, 7.0) as f64;
+    let v = Perlin::reference().noise([3.14, 42.0, 7.0]) as f64;
     assert!((v - 0.136_919_958_784_000_12).abs() < 1e-6, "got {v}");
 }
 
@@ -83,7 +84,7 @@ fn a_seeded_table_is_not_ken_noise() {
     let far = rows
         .iter()
         .filter(|[x, y, z, e]| {
-            ((seeded.noise3(*x as f32, *y as f32, *z as f32) as f64) - e).abs() > 1e-3
+            ((seeded.noise([*x as f32, *y as f32, *z as f32]) as f64) - e).abs() > 1e-3
         })
         .count();
     assert!(far > 200, "only {far} of 256 points differ");

@@ -4,6 +4,7 @@
 //! seeding, and thread safety.
 
 use crate::common::{any_perlin, any_table_perlin};
+use noisefield::prelude::*;
 
 use crate::common::levels;
 use crate::common::{
@@ -206,7 +207,7 @@ fn kens_gradients_are_cube_edges() {
 
 fn assert_noise3_near_ken(p: &Perlin, x: f32, y: f32, z: f32) -> Result<(), TestCaseError> {
     let want = ken_noise3(&p.permutation().unwrap(), x.into(), y.into(), z.into());
-    let got = f64::from(p.noise3(x, y, z));
+    let got = f64::from(p.noise([x, y, z]));
     prop_assert!(
         (got - want).abs() <= KEN_TOLERANCE,
         "noise3({x:e}, {y:e}, {z:e}) = {got}, Ken's f64 code gives {want}"
@@ -257,7 +258,7 @@ proptest! {
     ) {
         for (x, y) in points {
             let want = ken_noise3(&p.permutation().unwrap(), x.into(), y.into(), 0.0);
-            let got = f64::from(p.noise2(x, y));
+            let got = f64::from(p.noise([x, y]));
             prop_assert!(
                 (got - want).abs() <= KEN_TOLERANCE,
                 "noise2({x:e}, {y:e}) = {got}, Ken's f64 noise(x, y, 0) gives {want}"
@@ -279,7 +280,7 @@ proptest! {
             if !(x.is_finite() && y.is_finite()) {
                 continue;
             }
-            let (a, b) = (p.noise2(x, y), p.noise3(x, y, 0.0));
+            let (a, b) = (p.noise([x, y]), p.noise([x, y, 0.0]));
             prop_assert!(a == b, "noise2({x:e}, {y:e}) = {a:e} but noise3(x, y, 0) = {b:e}");
         }
     }
@@ -292,7 +293,7 @@ fn noise2_is_noise3_at_z_0_on_the_table() {
     for (name, p) in table_perlins() {
         for &x in &t {
             for &y in &t {
-                let (a, b) = (p.noise2(x, y), p.noise3(x, y, 0.0));
+                let (a, b) = (p.noise([x, y]), p.noise([x, y, 0.0]));
                 assert!(
                     a == b || (a.is_nan() && b.is_nan()),
                     "{name}: noise2{} = {a:e} but noise3(x, y, 0) = {b:e}",
@@ -321,7 +322,7 @@ fn noise1_slopes_at_the_integers() {
             let x = n as f32 + 1e-3;
             // The offset actually evaluated (exact: Sterbenz).
             let t = f64::from(x - n as f32);
-            let slope = f64::from(p.noise1(x)) / t;
+            let slope = f64::from(p.noise([x])) / t;
             let nearest = allowed
                 .iter()
                 .copied()
@@ -428,14 +429,14 @@ fn values_stay_within_the_range_over_every_cell() {
     // 1D: 1000 points per cell.
     let xs: Vec<f32> = (0..256_000).map(|i| i as f32 / 1000.0).collect();
     let mut out = vec![0.0; xs.len()];
-    p.fill1(&xs, &mut out).unwrap();
+    p.fill([&xs], &mut out).unwrap();
     let max1 = out.iter().fold(0.0f32, |m, v| m.max(v.abs()));
     // 2D: a 16 × 16 grid per cell.
     let (xs, ys): (Vec<f32>, Vec<f32>) = (0..4096 * 4096)
         .map(|i| ((i % 4096) as f32 / 16.0, (i / 4096) as f32 / 16.0))
         .unzip();
     let mut out = vec![0.0; xs.len()];
-    p.fill2(&xs, &ys, &mut out).unwrap();
+    p.fill([&xs, &ys], &mut out).unwrap();
     let max2 = out.iter().fold(0.0f32, |m, v| m.max(v.abs()));
     eprintln!("Ken's table, grid: max |noise1| {max1}, max |noise2| {max2}");
     assert!(max1 <= BOUNDS[0] && max2 <= BOUNDS[1], "{max1} {max2}");
@@ -470,7 +471,7 @@ fn values_stay_within_the_range_over_every_cell() {
             }
         }
         let mut out = vec![0.0; xs.len()];
-        p.fill3(&xs, &ys, &zs, &mut out).unwrap();
+        p.fill([&xs, &ys, &zs], &mut out).unwrap();
         max3 = out.iter().fold(max3, |m, v| m.max(v.abs()));
     }
     eprintln!("Ken's table, every cell near the 3D extremum: max |noise3| {max3}");
@@ -628,13 +629,13 @@ fn multiples_of_2_pow_31_behave_as_their_lattice_plane() {
                 let z = finite[(i * 7 + 3) % finite.len()];
                 let w = finite[(i * 13 + 5) % finite.len()];
                 let pairs = [
-                    (p.noise1(x), p.noise1(plane)),
-                    (p.noise2(x, y), p.noise2(plane, y)),
-                    (p.noise3(x, y, z), p.noise3(plane, y, z)),
-                    (p.noise3(y, x, z), p.noise3(y, plane, z)),
-                    (p.noise3(y, z, x), p.noise3(y, z, plane)),
-                    (p.noise4(x, y, z, w), p.noise4(plane, y, z, w)),
-                    (p.noise4(y, z, w, x), p.noise4(y, z, w, plane)),
+                    (p.noise([x]), p.noise([plane])),
+                    (p.noise([x, y]), p.noise([plane, y])),
+                    (p.noise([x, y, z]), p.noise([plane, y, z])),
+                    (p.noise([y, x, z]), p.noise([y, plane, z])),
+                    (p.noise([y, z, x]), p.noise([y, z, plane])),
+                    (p.noise([x, y, z, w]), p.noise([plane, y, z, w])),
+                    (p.noise([y, z, w, x]), p.noise([y, z, w, plane])),
                 ];
                 for (j, (a, b)) in pairs.iter().enumerate() {
                     assert_eq!(
@@ -651,12 +652,12 @@ fn multiples_of_2_pow_31_behave_as_their_lattice_plane() {
         }
         for &(y, z) in &[(0.5f32, 0.25f32), (-3.7, 12.125), (100.3, -0.75)] {
             assert_eq!(
-                p.noise3(256.0 + 0.5, y, z).to_bits(),
-                p.noise3(0.5, y, z).to_bits()
+                p.noise([256.0 + 0.5, y, z]).to_bits(),
+                p.noise([0.5, y, z]).to_bits()
             );
             assert_eq!(
-                p.noise3(2_147_483_648.0, y, z).to_bits(),
-                p.noise3(0.0, y, z).to_bits()
+                p.noise([2_147_483_648.0, y, z]).to_bits(),
+                p.noise([0.0, y, z]).to_bits()
             );
         }
     }
@@ -707,8 +708,8 @@ fn seeding_is_deterministic() {
         );
         assert_eq!(a, b);
         assert_eq!(
-            a.noise3(1.5, -2.25, 7.125).to_bits(),
-            b.noise3(1.5, -2.25, 7.125).to_bits()
+            a.noise([1.5, -2.25, 7.125]).to_bits(),
+            b.noise([1.5, -2.25, 7.125]).to_bits()
         );
     }
     assert_ne!(Perlin::permuted(1), Perlin::permuted(2));
@@ -750,18 +751,18 @@ fn a_clone_moved_to_another_thread_gives_the_same_bits() {
             .iter()
             .zip(&ys)
             .zip(&zs)
-            .map(|((&x, &y), &z)| p.noise3(x, y, z).to_bits())
+            .map(|((&x, &y), &z)| p.noise([x, y, z]).to_bits())
             .collect();
         let moved = p.clone();
         let (xs2, ys2, zs2) = (xs.clone(), ys.clone(), zs.clone());
         let there = std::thread::spawn(move || {
             let mut out = vec![0.0f32; xs2.len()];
-            moved.fill3(&xs2, &ys2, &zs2, &mut out).unwrap();
+            moved.fill([&xs2, &ys2, &zs2], &mut out).unwrap();
             let scalar: Vec<u32> = xs2
                 .iter()
                 .zip(&ys2)
                 .zip(&zs2)
-                .map(|((&x, &y), &z)| moved.noise3(x, y, z).to_bits())
+                .map(|((&x, &y), &z)| moved.noise([x, y, z]).to_bits())
                 .collect();
             (
                 out.iter().map(|v| v.to_bits()).collect::<Vec<u32>>(),
@@ -790,7 +791,7 @@ fn ken_reference_worst_error_over_three_million_points() {
     for range in [1.0, 256.0, 1e4] {
         let pts = rng.points(3, 1 << 20, -range, range);
         let mut out = vec![0.0f32; 1 << 20];
-        p.fill3(&pts[0], &pts[1], &pts[2], &mut out).unwrap();
+        p.fill([&pts[0], &pts[1], &pts[2]], &mut out).unwrap();
         let mut worst = (0.0f64, [0.0f32; 3]);
         for (i, v) in out.iter().enumerate() {
             let c = [pts[0][i], pts[1][i], pts[2][i]];

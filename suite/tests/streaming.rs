@@ -5,6 +5,7 @@
 //! parallel, including rows whose start is not 64-byte aligned.
 
 use crate::common::levels;
+use noisefield::prelude::*;
 use noisefield::{Grid2, Grid3, Level, Perlin};
 
 /// `got` equals the windowed fill `reference` bit for bit (the first
@@ -29,7 +30,7 @@ fn streamed_grids_equal_windowed_grids() {
         for band in 0..16 {
             let rows = ny / 16;
             let window = grid.window([0, band * rows], [nx, rows]).unwrap();
-            p.fill_grid2(&window, &mut out[band * rows * nx..(band + 1) * rows * nx])
+            p.fill_grid(&window, &mut out[band * rows * nx..(band + 1) * rows * nx])
                 .unwrap();
         }
         out
@@ -37,9 +38,9 @@ fn streamed_grids_equal_windowed_grids() {
     for level in levels() {
         let p = Perlin::new(4).with_level(level).unwrap();
         let mut serial = vec![f32::NAN; nx * ny];
-        p.fill_grid2(&grid, &mut serial).unwrap();
+        p.fill_grid(&grid, &mut serial).unwrap();
         let mut parallel = vec![f32::NAN; nx * ny];
-        p.fill_grid2_par(&grid, &mut parallel).unwrap();
+        p.fill_grid_par(&grid, &mut parallel).unwrap();
         for (name, got) in [("fill_grid2", &serial), ("fill_grid2_par", &parallel)] {
             assert_same_bits(got, &reference, &format!("{level} {name}"));
         }
@@ -58,16 +59,16 @@ fn streamed_3d_grids_equal_windowed_grids() {
         let slab = nx * ny * 16;
         for (band, out) in out.chunks_mut(slab).enumerate() {
             let window = grid.window([0, 0, band * 16], [nx, ny, 16]).unwrap();
-            p.fill_grid3(&window, out).unwrap();
+            p.fill_grid(&window, out).unwrap();
         }
         out
     };
     for level in levels() {
         let p = Perlin::new(4).with_level(level).unwrap();
         let mut serial = vec![f32::NAN; nx * ny * nz];
-        p.fill_grid3(&grid, &mut serial).unwrap();
+        p.fill_grid(&grid, &mut serial).unwrap();
         let mut parallel = vec![f32::NAN; nx * ny * nz];
-        p.fill_grid3_par(&grid, &mut parallel).unwrap();
+        p.fill_grid_par(&grid, &mut parallel).unwrap();
         for (name, got) in [("fill_grid3", &serial), ("fill_grid3_par", &parallel)] {
             assert_same_bits(got, &reference, &format!("{level} {name}"));
         }

@@ -12,6 +12,7 @@ use crate::common::{
     assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices,
     table_inputs, widen,
 };
+use noisefield::prelude::*;
 use noisefield::{Fade, Level, Perlin, Value};
 use proptest::prelude::*;
 
@@ -154,7 +155,7 @@ fn value_noise_matches_an_f64_oracle_in_1d_to_4d() {
                 let pts = oracle_points(&mut rng, dims, 2000);
                 let len = pts[0].len();
                 let mut out = vec![0.0f32; len];
-                Src::fill(&v, &borrow(&pts), &mut out).unwrap();
+                Src::fill_dyn(&v, &borrow(&pts), &mut out).unwrap();
                 let mut max = 0.0f64;
                 for (i, &got) in out.iter().enumerate() {
                     let c: Vec<f64> = pts.iter().map(|s| f64::from(s[i])).collect();
@@ -188,9 +189,9 @@ fn value_at_lattice_points_is_the_corner_height() {
             let mut by_hash = [0.0f32; 256];
             for x in 0..256i64 {
                 // Also one period away on both sides: the same bits.
-                let got = v.noise1(x as f32);
+                let got = v.noise([x as f32]);
                 for shift in [-256.0f32, 256.0, -512.0] {
-                    assert_eq!(got.to_bits(), v.noise1(x as f32 + shift).to_bits());
+                    assert_eq!(got.to_bits(), v.noise([x as f32 + shift]).to_bits());
                 }
                 by_hash[usize::from(hash(&p, &[x]))] = got;
             }
@@ -211,7 +212,7 @@ fn value_at_lattice_points_is_the_corner_height() {
                         .map(|_| rng.uniform(-700.0, 700.0).floor() as i64)
                         .collect();
                     let c: Vec<f32> = cells.iter().map(|&c| c as f32).collect();
-                    let got = Src::noise(&v, &c);
+                    let got = Src::noise_dyn(&v, &c);
                     let want = by_hash[usize::from(hash(&p, &cells))];
                     assert_eq!(
                         got.to_bits(),
@@ -237,7 +238,7 @@ fn every_fade_follows_its_formula_between_two_lattice_points() {
         let plain = v.clone();
         let x = (0..255)
             .max_by_key(|&x| {
-                let d = plain.noise1(x as f32 + 1.0) - plain.noise1(x as f32);
+                let d = plain.noise([x as f32 + 1.0]) - plain.noise([x as f32]);
                 (d.abs() * 1e6) as i64
             })
             .unwrap() as f32;
@@ -252,13 +253,13 @@ fn every_fade_follows_its_formula_between_two_lattice_points() {
         ]);
         for fade in Fade::ALL {
             let v = v.clone().with_fade(fade);
-            let (h0, h1) = (v.noise1(x), v.noise1(x + 1.0));
+            let (h0, h1) = (v.noise([x]), v.noise([x + 1.0]));
             let (h0, h1) = (f64::from(h0), f64::from(h1));
             assert!((h1 - h0).abs() >= 1.5, "{name}: heights {h0}, {h1}");
             let tol = fade_error(fade) * (h1 - h0).abs() + LERP_ROUNDING;
             let xs: Vec<f32> = ts.iter().map(|t| x + t).collect();
             let mut out = vec![0.0f32; xs.len()];
-            v.fill1(&xs, &mut out).unwrap();
+            v.fill([&xs], &mut out).unwrap();
             let mut others_far = [false; 4];
             for (k, (&xk, &got)) in xs.iter().zip(&out).enumerate() {
                 // The offset the library sees (x + t rounded to f32).
@@ -275,7 +276,7 @@ fn every_fade_follows_its_formula_between_two_lattice_points() {
                 }
                 // Symmetry around the cell centre (exact offsets only).
                 if k <= 1024 {
-                    let mirror = v.noise1(x + (1.0 - ts[k]));
+                    let mirror = v.noise([x + (1.0 - ts[k])]);
                     let sum = f64::from(got) + f64::from(mirror);
                     assert!(
                         (sum - (h0 + h1)).abs() <= 2.0 * tol,
@@ -293,13 +294,13 @@ fn every_fade_follows_its_formula_between_two_lattice_points() {
             // (largest fade slope, π/2 < 2) × |h1 − h0| × distance of h1.
             let last = (x + 1.0).next_down();
             let gap = f64::from(x + 1.0) - f64::from(last);
-            let before = f64::from(v.noise1(last));
+            let before = f64::from(v.noise([last]));
             assert!(
                 (before - h1).abs() <= 2.0 * (h1 - h0).abs() * gap + tol,
                 "{name}, {fade:?}"
             );
             // The lattice values do not depend on the curve.
-            assert_eq!(v.noise1(x).to_bits(), plain.noise1(x).to_bits());
+            assert_eq!(v.noise([x]).to_bits(), plain.noise([x]).to_bits());
         }
     }
 }
@@ -317,7 +318,7 @@ fn lattice_sources_with_every_fade_match_scalar_at_every_level() {
                 let wide = widen(&inputs);
                 let got = assert_src_f64_levels_agree(src.as_ref(), &borrow64(&wide), &context);
                 let mut want = vec![0.0f32; inputs[0].len()];
-                src.fill(&borrow(&inputs), &mut want).unwrap();
+                src.fill_dyn(&borrow(&inputs), &mut want).unwrap();
                 assert_eq!(bits(&got), bits(&want), "{context}: fill_f64 vs fill");
             }
         }
@@ -353,7 +354,7 @@ proptest! {
         let wide = widen(&s);
         let got = assert_src_f64_levels_agree(src.as_ref(), &borrow64(&wide), &name);
         let mut want = vec![0.0f32; s[0].len()];
-        src.fill(&borrow(&s), &mut want).unwrap();
+        src.fill_dyn(&borrow(&s), &mut want).unwrap();
         prop_assert_eq!(bits(&got), bits(&want), "{}: fill_f64 vs fill", name);
     }
 
@@ -383,7 +384,7 @@ fn value_outputs_lie_in_minus_one_to_one() {
         for fade in Fade::ALL {
             let v = v.clone().with_fade(fade);
             for dims in 1..=4 {
-                assert_eq!(Src::bounds(&v, dims), (-1.0, 1.0), "{name}, {dims}D");
+                assert_eq!(Src::bounds_dyn(&v, dims), (-1.0, 1.0), "{name}, {dims}D");
                 let mut rng = Rng(dims as u64);
                 let mut pts = rng.points(dims, 4000, -300.0, 300.0);
                 for (a, axis) in pts.iter_mut().enumerate() {
@@ -395,7 +396,7 @@ fn value_outputs_lie_in_minus_one_to_one() {
                 }
                 let len = pts[0].len();
                 let mut out = vec![0.0f32; len];
-                Src::fill(&v, &borrow(&pts), &mut out).unwrap();
+                Src::fill_dyn(&v, &borrow(&pts), &mut out).unwrap();
                 let mut values = out;
                 for step in [0.003, 0.37] {
                     let origin: Vec<f64> = (0..dims).map(|a| -2.5 + a as f64).collect();
@@ -413,7 +414,7 @@ fn value_outputs_lie_in_minus_one_to_one() {
             let p = v.permutation().unwrap();
             let lo = p.iter().position(|&h| h == 0).unwrap() as f32;
             let hi = p.iter().position(|&h| h == 255).unwrap() as f32;
-            assert_eq!((v.noise1(lo), v.noise1(hi)), (-1.0, 1.0), "{name}");
+            assert_eq!((v.noise([lo]), v.noise([hi])), (-1.0, 1.0), "{name}");
         }
     }
 }
@@ -441,10 +442,10 @@ fn fades_never_overshoot_at_the_ends_of_a_cell() {
             .unwrap();
         for fade in Fade::ALL {
             let v = Value::permuted(seed).with_fade(fade);
-            assert_eq!(v.noise1(0.0), if height == 0 { -1.0 } else { 1.0 });
+            assert_eq!(v.noise([0.0]), if height == 0 { -1.0 } else { 1.0 });
             let mut out = vec![0.0f32; xs.len()];
             for level in levels() {
-                Src::fill(v.at(level).as_ref(), &[&xs], &mut out).unwrap();
+                Src::fill_dyn(v.at(level).as_ref(), &[&xs], &mut out).unwrap();
                 if let Some(i) = out.iter().position(|o| !(-1.0..=1.0).contains(o)) {
                     panic!(
                         "{fade:?}, height {height}, level {level}: at {:e} value {:e}",
@@ -515,19 +516,19 @@ fn periodic_value_noise_repeats_exactly() {
             let c: Vec<f32> = (0..dims)
                 .map(|_| (rng.uniform(-40.0, 40.0) * 256.0).round() as f32 / 256.0)
                 .collect();
-            let base = Src::noise(&v, &c);
+            let base = Src::noise_dyn(&v, &c);
             for a in 0..dims {
                 for k in [-2.0f32, 1.0, 3.0] {
                     let mut s = c.clone();
                     s[a] += 4.0 * k;
                     assert_eq!(
-                        Src::noise(&v, &s).to_bits(),
+                        Src::noise_dyn(&v, &s).to_bits(),
                         base.to_bits(),
                         "{c:?} axis {a}"
                     );
                     let wide: Vec<Vec<f64>> = s.iter().map(|&x| vec![f64::from(x)]).collect();
                     let mut out = [0.0f32];
-                    Src::fill_f64(&v, &borrow64(&wide), &mut out).unwrap();
+                    Src::fill_f64_dyn(&v, &borrow64(&wide), &mut out).unwrap();
                     assert_eq!(out[0].to_bits(), base.to_bits(), "{c:?} axis {a} (f64)");
                 }
             }
@@ -558,7 +559,7 @@ fn mismatched_value_batches_write_nothing() {
     let v = Value::permuted(4);
     let xs = [0.5f32; 9];
     let mut out = [f32::from_bits(SENTINEL_BITS); 8];
-    assert!(v.fill2(&xs, &xs, &mut out).is_err());
+    assert!(v.fill([&xs, &xs], &mut out).is_err());
     assert!(out.iter().all(|o| o.to_bits() == SENTINEL_BITS));
     assert_eq!(v.check(), Ok(()));
     assert_eq!(

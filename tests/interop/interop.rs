@@ -32,10 +32,10 @@ fn get(s: &impl AllDims, p: &[f64]) -> f64 {
 fn fill_f64(s: &impl Source, points: &[Vec<f64>]) -> Vec<f32> {
     let mut out = vec![0.0; points[0].len()];
     match points {
-        [x] => s.fill1_f64(x, &mut out),
-        [x, y] => s.fill2_f64(x, y, &mut out),
-        [x, y, z] => s.fill3_f64(x, y, z, &mut out),
-        [x, y, z, w] => s.fill4_f64(x, y, z, w, &mut out),
+        [x] => s.fill_f64([x], &mut out),
+        [x, y] => s.fill_f64([x, y], &mut out),
+        [x, y, z] => s.fill_f64([x, y, z], &mut out),
+        [x, y, z, w] => s.fill_f64([x, y, z, w], &mut out),
         _ => panic!("{} axes", points.len()),
     }
     .unwrap();
@@ -195,7 +195,7 @@ fn noise_fn_source_dimensions_and_round_trip() {
     // coordinates: NaN there, no panic.
     let fbm = Fbm::new(src.clone()).octaves(8).lacunarity(400.0);
     let mut out = [0.0f32; 2];
-    fbm.fill3(&[1e9, 0.5], &[0.5, 0.5], &[0.5, 0.5], &mut out)
+    fbm.fill([&[1e9, 0.5], &[0.5, 0.5], &[0.5, 0.5]], &mut out)
         .unwrap();
     assert!(out[0].is_nan() && !out[1].is_nan(), "{out:?}");
     assert_eq!(src.bounds(2), (-1.0, 1.0));
@@ -264,7 +264,7 @@ fn fbm_over_noise_rs_perlin_is_the_octave_sum_of_its_calls() {
         .unwrap();
     let seen_at = |c: [f64; 3]| {
         let mut out = [0.0f32];
-        fbm.fill3_f64(&[c[0]], &[c[1]], &[c[2]], &mut out).unwrap();
+        fbm.fill_f64([&[c[0]], &[c[1]], &[c[2]]], &mut out).unwrap();
         std::mem::take(&mut *probe.seen.lock().unwrap())
     };
     let offsets = seen_at([0.0; 3]);
@@ -315,7 +315,7 @@ fn fbm_over_noise_rs_perlin_is_the_octave_sum_of_its_calls() {
         let fbm = fbm.clone().with_level(level).unwrap();
         let got = fill_f64(&fbm, &p64);
         let mut got32 = vec![0.0f32; 3000];
-        fbm.fill3(&pts[0], &pts[1], &pts[2], &mut got32).unwrap();
+        fbm.fill([&pts[0], &pts[1], &pts[2]], &mut got32).unwrap();
         for k in 0..3000 {
             assert_eq!(got[k].to_bits(), want[k].to_bits(), "{level} f64 {k}");
             assert_eq!(got32[k].to_bits(), want32[k].to_bits(), "{level} f32 {k}");

@@ -6,6 +6,7 @@
 // Each test binary uses only part of this module.
 #![allow(dead_code)]
 
+use noisefield::prelude::*;
 use noisefield::{Error, Grid, Grid1, Grid2, Grid3, Grid4, Level, Perlin};
 
 /// The levels every cross-level test runs: those this CPU has. The first
@@ -199,10 +200,10 @@ pub fn effective_period(p: &Perlin, period: u32) -> u64 {
 /// Scalar `noiseN` at one point of `c.len()` (1 to 4) coordinates.
 pub fn noise(p: &Perlin, c: &[f32]) -> f32 {
     match *c {
-        [x] => p.noise1(x),
-        [x, y] => p.noise2(x, y),
-        [x, y, z] => p.noise3(x, y, z),
-        [x, y, z, w] => p.noise4(x, y, z, w),
+        [x] => noisefield::Source::noise(p, [x]),
+        [x, y] => noisefield::Source::noise(p, [x, y]),
+        [x, y, z] => noisefield::Source::noise(p, [x, y, z]),
+        [x, y, z, w] => noisefield::Source::noise(p, [x, y, z, w]),
         _ => panic!("{} coordinates", c.len()),
     }
 }
@@ -210,10 +211,10 @@ pub fn noise(p: &Perlin, c: &[f32]) -> f32 {
 /// `fillN` with `inputs.len()` (1 to 4) coordinate slices.
 pub fn fill(p: &Perlin, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
     match *inputs {
-        [xs] => p.fill1(xs, out),
-        [xs, ys] => p.fill2(xs, ys, out),
-        [xs, ys, zs] => p.fill3(xs, ys, zs, out),
-        [xs, ys, zs, ws] => p.fill4(xs, ys, zs, ws, out),
+        [xs] => noisefield::Source::fill(p, [xs], out),
+        [xs, ys] => noisefield::Source::fill(p, [xs, ys], out),
+        [xs, ys, zs] => noisefield::Source::fill(p, [xs, ys, zs], out),
+        [xs, ys, zs, ws] => noisefield::Source::fill(p, [xs, ys, zs, ws], out),
         _ => panic!("{} coordinate slices", inputs.len()),
     }
 }
@@ -279,10 +280,10 @@ pub fn borrow(inputs: &[Vec<f32>]) -> Vec<&[f32]> {
 /// `fillN_f64` with `inputs.len()` (1 to 4) coordinate slices.
 pub fn fill_f64(p: &Perlin, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
     match *inputs {
-        [xs] => p.fill1_f64(xs, out),
-        [xs, ys] => p.fill2_f64(xs, ys, out),
-        [xs, ys, zs] => p.fill3_f64(xs, ys, zs, out),
-        [xs, ys, zs, ws] => p.fill4_f64(xs, ys, zs, ws, out),
+        [xs] => p.fill_f64([xs], out),
+        [xs, ys] => p.fill_f64([xs, ys], out),
+        [xs, ys, zs] => p.fill_f64([xs, ys, zs], out),
+        [xs, ys, zs, ws] => p.fill_f64([xs, ys, zs, ws], out),
         _ => panic!("{} coordinate slices", inputs.len()),
     }
 }
@@ -297,9 +298,9 @@ pub trait FillGrid {
 impl FillGrid for Grid1 {
     fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error> {
         if parallel {
-            p.fill_grid1_par(self, out)
+            p.fill_grid_par(self, out)
         } else {
-            p.fill_grid1(self, out)
+            p.fill_grid(self, out)
         }
     }
 }
@@ -307,9 +308,9 @@ impl FillGrid for Grid1 {
 impl FillGrid for Grid2 {
     fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error> {
         if parallel {
-            p.fill_grid2_par(self, out)
+            p.fill_grid_par(self, out)
         } else {
-            p.fill_grid2(self, out)
+            p.fill_grid(self, out)
         }
     }
 }
@@ -317,9 +318,9 @@ impl FillGrid for Grid2 {
 impl FillGrid for Grid3 {
     fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error> {
         if parallel {
-            p.fill_grid3_par(self, out)
+            p.fill_grid_par(self, out)
         } else {
-            p.fill_grid3(self, out)
+            p.fill_grid(self, out)
         }
     }
 }
@@ -327,9 +328,9 @@ impl FillGrid for Grid3 {
 impl FillGrid for Grid4 {
     fn fill_with(&self, p: &Perlin, out: &mut [f32], parallel: bool) -> Result<(), Error> {
         if parallel {
-            p.fill_grid4_par(self, out)
+            p.fill_grid_par(self, out)
         } else {
-            p.fill_grid4(self, out)
+            p.fill_grid(self, out)
         }
     }
 }
@@ -520,95 +521,95 @@ impl<U: noisefield::CustomNoise> Leveled for noisefield::Custom<U> {
 pub trait Src: Send + Sync + std::fmt::Debug {
     /// The same source at `level`.
     fn at(&self, level: Level) -> Box<dyn Src>;
-    fn level(&self) -> Level;
+    fn level_dyn(&self) -> Level;
     /// Scalar `noiseN` at one point.
-    fn noise(&self, c: &[f32]) -> f32;
+    fn noise_dyn(&self, c: &[f32]) -> f32;
     /// `fillN`.
-    fn fill(&self, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error>;
+    fn fill_dyn(&self, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error>;
     /// `fillN_f64`.
-    fn fill_f64(&self, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error>;
+    fn fill_f64_dyn(&self, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error>;
     /// `fill_grid1` or `fill_grid1_par`.
     fn grid1(&self, g: &Grid1, out: &mut [f32], par: bool) -> Result<(), Error>;
     fn grid2(&self, g: &Grid2, out: &mut [f32], par: bool) -> Result<(), Error>;
     fn grid3(&self, g: &Grid3, out: &mut [f32], par: bool) -> Result<(), Error>;
     fn grid4(&self, g: &Grid4, out: &mut [f32], par: bool) -> Result<(), Error>;
-    fn bounds(&self, dimension: usize) -> (f32, f32);
-    fn check(&self) -> Result<(), Error>;
+    fn bounds_dyn(&self, dimension: usize) -> (f32, f32);
+    fn check_dyn(&self) -> Result<(), Error>;
 }
 
 impl<T: noisefield::Source + Leveled + 'static> Src for T {
     fn at(&self, level: Level) -> Box<dyn Src> {
         Box::new(self.clone().leveled(level).unwrap())
     }
-    fn level(&self) -> Level {
+    fn level_dyn(&self) -> Level {
         noisefield::Source::level(self)
     }
-    fn noise(&self, c: &[f32]) -> f32 {
+    fn noise_dyn(&self, c: &[f32]) -> f32 {
         use noisefield::Source as S;
         match *c {
-            [x] => S::noise1(self, x),
-            [x, y] => S::noise2(self, x, y),
-            [x, y, z] => S::noise3(self, x, y, z),
-            [x, y, z, w] => S::noise4(self, x, y, z, w),
+            [x] => S::noise(self, [x]),
+            [x, y] => S::noise(self, [x, y]),
+            [x, y, z] => S::noise(self, [x, y, z]),
+            [x, y, z, w] => S::noise(self, [x, y, z, w]),
             _ => panic!("{} coordinates", c.len()),
         }
     }
-    fn fill(&self, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
+    fn fill_dyn(&self, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
         use noisefield::Source as S;
         match *inputs {
-            [xs] => S::fill1(self, xs, out),
-            [xs, ys] => S::fill2(self, xs, ys, out),
-            [xs, ys, zs] => S::fill3(self, xs, ys, zs, out),
-            [xs, ys, zs, ws] => S::fill4(self, xs, ys, zs, ws, out),
+            [xs] => S::fill(self, [xs], out),
+            [xs, ys] => S::fill(self, [xs, ys], out),
+            [xs, ys, zs] => S::fill(self, [xs, ys, zs], out),
+            [xs, ys, zs, ws] => S::fill(self, [xs, ys, zs, ws], out),
             _ => panic!("{} coordinate slices", inputs.len()),
         }
     }
-    fn fill_f64(&self, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
+    fn fill_f64_dyn(&self, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
         use noisefield::Source as S;
         match *inputs {
-            [xs] => S::fill1_f64(self, xs, out),
-            [xs, ys] => S::fill2_f64(self, xs, ys, out),
-            [xs, ys, zs] => S::fill3_f64(self, xs, ys, zs, out),
-            [xs, ys, zs, ws] => S::fill4_f64(self, xs, ys, zs, ws, out),
+            [xs] => S::fill_f64(self, [xs], out),
+            [xs, ys] => S::fill_f64(self, [xs, ys], out),
+            [xs, ys, zs] => S::fill_f64(self, [xs, ys, zs], out),
+            [xs, ys, zs, ws] => S::fill_f64(self, [xs, ys, zs, ws], out),
             _ => panic!("{} coordinate slices", inputs.len()),
         }
     }
     fn grid1(&self, g: &Grid1, out: &mut [f32], par: bool) -> Result<(), Error> {
         use noisefield::Source as S;
         if par {
-            S::fill_grid1_par(self, g, out)
+            S::fill_grid_par(self, g, out)
         } else {
-            S::fill_grid1(self, g, out)
+            S::fill_grid(self, g, out)
         }
     }
     fn grid2(&self, g: &Grid2, out: &mut [f32], par: bool) -> Result<(), Error> {
         use noisefield::Source as S;
         if par {
-            S::fill_grid2_par(self, g, out)
+            S::fill_grid_par(self, g, out)
         } else {
-            S::fill_grid2(self, g, out)
+            S::fill_grid(self, g, out)
         }
     }
     fn grid3(&self, g: &Grid3, out: &mut [f32], par: bool) -> Result<(), Error> {
         use noisefield::Source as S;
         if par {
-            S::fill_grid3_par(self, g, out)
+            S::fill_grid_par(self, g, out)
         } else {
-            S::fill_grid3(self, g, out)
+            S::fill_grid(self, g, out)
         }
     }
     fn grid4(&self, g: &Grid4, out: &mut [f32], par: bool) -> Result<(), Error> {
         use noisefield::Source as S;
         if par {
-            S::fill_grid4_par(self, g, out)
+            S::fill_grid_par(self, g, out)
         } else {
-            S::fill_grid4(self, g, out)
+            S::fill_grid(self, g, out)
         }
     }
-    fn bounds(&self, dimension: usize) -> (f32, f32) {
+    fn bounds_dyn(&self, dimension: usize) -> (f32, f32) {
         noisefield::Source::bounds(self, dimension)
     }
-    fn check(&self) -> Result<(), Error> {
+    fn check_dyn(&self) -> Result<(), Error> {
         noisefield::Source::check(self)
     }
 }
@@ -618,9 +619,9 @@ pub trait GradSrc: Src {
     /// The same source at `level`.
     fn at_grad(&self, level: Level) -> Box<dyn GradSrc>;
     /// Scalar `noiseN_grad` at one point: the value and one slope per axis.
-    fn noise_grad(&self, c: &[f32]) -> (f32, Vec<f32>);
+    fn noise_grad_dyn(&self, c: &[f32]) -> (f32, Vec<f32>);
     /// `fillN_grad`; `grad` holds `dx`, `dy`, ... (one per input slice).
-    fn fill_grad(
+    fn fill_grad_dyn(
         &self,
         inputs: &[&[f32]],
         out: &mut [f32],
@@ -758,7 +759,7 @@ impl AnyGrid {
         let points = self.points();
         let inputs: Vec<&[f64]> = points.iter().map(Vec::as_slice).collect();
         let mut out = vec![0.0f32; self.len()];
-        s.fill_f64(&inputs, &mut out).unwrap();
+        s.fill_f64_dyn(&inputs, &mut out).unwrap();
         out
     }
 }
@@ -767,29 +768,29 @@ impl<T: noisefield::Differentiable + Leveled + 'static> GradSrc for T {
     fn at_grad(&self, level: Level) -> Box<dyn GradSrc> {
         Box::new(self.clone().leveled(level).unwrap())
     }
-    fn noise_grad(&self, c: &[f32]) -> (f32, Vec<f32>) {
+    fn noise_grad_dyn(&self, c: &[f32]) -> (f32, Vec<f32>) {
         use noisefield::Differentiable as D;
         match *c {
             [x] => {
-                let (v, d) = D::noise1_grad(self, x);
-                (v, vec![d])
+                let (v, d) = D::noise_grad(self, [x]);
+                (v, d.to_vec())
             }
             [x, y] => {
-                let (v, d) = D::noise2_grad(self, x, y);
+                let (v, d) = D::noise_grad(self, [x, y]);
                 (v, d.to_vec())
             }
             [x, y, z] => {
-                let (v, d) = D::noise3_grad(self, x, y, z);
+                let (v, d) = D::noise_grad(self, [x, y, z]);
                 (v, d.to_vec())
             }
             [x, y, z, w] => {
-                let (v, d) = D::noise4_grad(self, x, y, z, w);
+                let (v, d) = D::noise_grad(self, [x, y, z, w]);
                 (v, d.to_vec())
             }
             _ => panic!("{} coordinates", c.len()),
         }
     }
-    fn fill_grad(
+    fn fill_grad_dyn(
         &self,
         inputs: &[&[f32]],
         out: &mut [f32],
@@ -797,11 +798,11 @@ impl<T: noisefield::Differentiable + Leveled + 'static> GradSrc for T {
     ) -> Result<(), Error> {
         use noisefield::Differentiable as D;
         match (inputs, grad) {
-            ([xs], [dx]) => D::fill1_grad(self, xs, out, dx),
-            ([xs, ys], [dx, dy]) => D::fill2_grad(self, xs, ys, out, dx, dy),
-            ([xs, ys, zs], [dx, dy, dz]) => D::fill3_grad(self, xs, ys, zs, out, dx, dy, dz),
+            ([xs], [dx]) => D::fill_grad(self, [xs], out, [dx]),
+            ([xs, ys], [dx, dy]) => D::fill_grad(self, [xs, ys], out, [dx, dy]),
+            ([xs, ys, zs], [dx, dy, dz]) => D::fill_grad(self, [xs, ys, zs], out, [dx, dy, dz]),
             ([xs, ys, zs, ws], [dx, dy, dz, dw]) => {
-                D::fill4_grad(self, xs, ys, zs, ws, out, dx, dy, dz, dw)
+                D::fill_grad(self, [xs, ys, zs, ws], out, [dx, dy, dz, dw])
             }
             (i, g) => panic!(
                 "{} coordinate slices, {} derivative slices",
@@ -819,18 +820,18 @@ impl<T: noisefield::Differentiable + Leveled + 'static> GradSrc for T {
     ) -> Result<(), Error> {
         use noisefield::Differentiable as D;
         match (grid, grad) {
-            (AnyGrid::G1(g), [dx]) if par => D::fill_grid1_grad_par(self, g, out, dx),
-            (AnyGrid::G1(g), [dx]) => D::fill_grid1_grad(self, g, out, dx),
-            (AnyGrid::G2(g), [dx, dy]) if par => D::fill_grid2_grad_par(self, g, out, dx, dy),
-            (AnyGrid::G2(g), [dx, dy]) => D::fill_grid2_grad(self, g, out, dx, dy),
+            (AnyGrid::G1(g), [dx]) if par => D::fill_grid_grad_par(self, g, out, [dx]),
+            (AnyGrid::G1(g), [dx]) => D::fill_grid_grad(self, g, out, [dx]),
+            (AnyGrid::G2(g), [dx, dy]) if par => D::fill_grid_grad_par(self, g, out, [dx, dy]),
+            (AnyGrid::G2(g), [dx, dy]) => D::fill_grid_grad(self, g, out, [dx, dy]),
             (AnyGrid::G3(g), [dx, dy, dz]) if par => {
-                D::fill_grid3_grad_par(self, g, out, dx, dy, dz)
+                D::fill_grid_grad_par(self, g, out, [dx, dy, dz])
             }
-            (AnyGrid::G3(g), [dx, dy, dz]) => D::fill_grid3_grad(self, g, out, dx, dy, dz),
+            (AnyGrid::G3(g), [dx, dy, dz]) => D::fill_grid_grad(self, g, out, [dx, dy, dz]),
             (AnyGrid::G4(g), [dx, dy, dz, dw]) if par => {
-                D::fill_grid4_grad_par(self, g, out, dx, dy, dz, dw)
+                D::fill_grid_grad_par(self, g, out, [dx, dy, dz, dw])
             }
-            (AnyGrid::G4(g), [dx, dy, dz, dw]) => D::fill_grid4_grad(self, g, out, dx, dy, dz, dw),
+            (AnyGrid::G4(g), [dx, dy, dz, dw]) => D::fill_grid_grad(self, g, out, [dx, dy, dz, dw]),
             (g, d) => panic!("{} dimensions, {} derivative slices", g.dims(), d.len()),
         }
     }
@@ -880,7 +881,7 @@ pub fn borrow64(inputs: &[Vec<f64>]) -> Vec<&[f64]> {
 pub fn assert_src_levels_match_scalar(src: &dyn Src, inputs: &[&[f32]], context: &str) {
     let len = inputs[0].len();
     let expected: Vec<u32> = (0..len)
-        .map(|i| src.noise(&point(inputs, i)).to_bits())
+        .map(|i| src.noise_dyn(&point(inputs, i)).to_bits())
         .collect();
     for (i, want) in expected.iter().enumerate() {
         let c = point(inputs, i);
@@ -898,9 +899,9 @@ pub fn assert_src_levels_match_scalar(src: &dyn Src, inputs: &[&[f32]], context:
     let mut out = vec![0.0f32; len];
     for level in levels() {
         let at = src.at(level);
-        assert_eq!(at.level(), level);
+        assert_eq!(at.level_dyn(), level);
         out.fill(f32::from_bits(SENTINEL_BITS));
-        at.fill(inputs, &mut out).unwrap();
+        at.fill_dyn(inputs, &mut out).unwrap();
         if let Some(i) = (0..len).find(|&i| out[i].to_bits() != expected[i]) {
             panic!(
                 "{context}, {}D, level {level}: index {i} of {len}: fill gave {:e} ({:#010x}), \
@@ -922,7 +923,9 @@ pub fn assert_src_levels_match_scalar(src: &dyn Src, inputs: &[&[f32]], context:
 pub fn assert_src_f64_levels_agree(src: &dyn Src, inputs: &[&[f64]], context: &str) -> Vec<f32> {
     let len = inputs[0].len();
     let mut want = vec![f32::from_bits(SENTINEL_BITS); len];
-    src.at(Level::Scalar).fill_f64(inputs, &mut want).unwrap();
+    src.at(Level::Scalar)
+        .fill_f64_dyn(inputs, &mut want)
+        .unwrap();
     for (i, w) in want.iter().enumerate() {
         let c: Vec<f64> = inputs.iter().map(|s| s[i]).collect();
         if c.iter().any(|v| !v.is_finite()) {
@@ -942,7 +945,7 @@ pub fn assert_src_f64_levels_agree(src: &dyn Src, inputs: &[&[f64]], context: &s
     let mut out = vec![0.0f32; len];
     for level in levels() {
         out.fill(f32::from_bits(SENTINEL_BITS));
-        src.at(level).fill_f64(inputs, &mut out).unwrap();
+        src.at(level).fill_f64_dyn(inputs, &mut out).unwrap();
         if let Some(i) = (0..len).find(|&i| out[i].to_bits() != want[i].to_bits()) {
             let c: Vec<f64> = inputs.iter().map(|s| s[i]).collect();
             panic!(

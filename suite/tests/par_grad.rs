@@ -1,8 +1,8 @@
-//! The methods the crate docs call inherent work without importing
-//! `Source` or `Differentiable` (this module imports neither trait): the
-//! parallel derivative grids, on every differentiable type, give the serial
-//! grids' bits.
+//! The parallel derivative grids (`fill_grid_grad_par`), on every
+//! differentiable type and in every dimension, give the serial grids' bits;
+//! the prelude brings the methods into scope.
 
+use noisefield::prelude::*;
 use noisefield::{Fbm, Grid1, Grid2, Grid3, Grid4, Perlin, Value};
 
 /// Runs `$serial` and `$par` (closures over the outputs) and compares every
@@ -35,11 +35,11 @@ macro_rules! check_type {
             1,
             |o, d| {
                 let [dx] = &mut d[..] else { unreachable!() };
-                src.fill_grid1_grad(&g1, &mut o, dx)
+                src.fill_grid_grad(&g1, &mut o, [dx])
             },
             |o2, d2| {
                 let [dx] = &mut d2[..] else { unreachable!() };
-                src.fill_grid1_grad_par(&g1, &mut o2, dx)
+                src.fill_grid_grad_par(&g1, &mut o2, [dx])
             }
         );
         let g2 = Grid2::new([0.3, -1.1], [0.37, 0.21], [40, 30]);
@@ -49,13 +49,13 @@ macro_rules! check_type {
             2,
             |o, d| {
                 let [dx, dy] = &mut d[..] else { unreachable!() };
-                src.fill_grid2_grad(&g2, &mut o, dx, dy)
+                src.fill_grid_grad(&g2, &mut o, [dx, dy])
             },
             |o2, d2| {
                 let [dx, dy] = &mut d2[..] else {
                     unreachable!()
                 };
-                src.fill_grid2_grad_par(&g2, &mut o2, dx, dy)
+                src.fill_grid_grad_par(&g2, &mut o2, [dx, dy])
             }
         );
         let g3 = Grid3::new([0.3, -1.1, 2.0], [0.37, 0.21, 0.5], [12, 10, 9]);
@@ -67,13 +67,13 @@ macro_rules! check_type {
                 let [dx, dy, dz] = &mut d[..] else {
                     unreachable!()
                 };
-                src.fill_grid3_grad(&g3, &mut o, dx, dy, dz)
+                src.fill_grid_grad(&g3, &mut o, [dx, dy, dz])
             },
             |o2, d2| {
                 let [dx, dy, dz] = &mut d2[..] else {
                     unreachable!()
                 };
-                src.fill_grid3_grad_par(&g3, &mut o2, dx, dy, dz)
+                src.fill_grid_grad_par(&g3, &mut o2, [dx, dy, dz])
             }
         );
         let g4 = Grid4::new([0.3, -1.1, 2.0, 0.7], [0.37, 0.21, 0.5, 0.3], [8, 6, 5, 4]);
@@ -85,20 +85,20 @@ macro_rules! check_type {
                 let [dx, dy, dz, dw] = &mut d[..] else {
                     unreachable!()
                 };
-                src.fill_grid4_grad(&g4, &mut o, dx, dy, dz, dw)
+                src.fill_grid_grad(&g4, &mut o, [dx, dy, dz, dw])
             },
             |o2, d2| {
                 let [dx, dy, dz, dw] = &mut d2[..] else {
                     unreachable!()
                 };
-                src.fill_grid4_grad_par(&g4, &mut o2, dx, dy, dz, dw)
+                src.fill_grid_grad_par(&g4, &mut o2, [dx, dy, dz, dw])
             }
         );
     }};
 }
 
 #[test]
-fn parallel_derivative_grids_are_inherent_and_match_the_serial_ones() {
+fn parallel_derivative_grids_match_the_serial_ones() {
     check_type!("Perlin", Perlin::new(3));
     check_type!("Value", Value::new(4));
     check_type!("Fbm<Perlin>", Fbm::new(Perlin::new(5)).octaves(3));
