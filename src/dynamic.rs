@@ -25,10 +25,38 @@
 
 use std::any::Any;
 
-use crate::field::{Coords, F32Coords, F64Coords, Field, GridAxis, Lanes, Request, at_level};
+use crate::field::{
+    Coords, F32Coords, F64Coords, Field, GradField, GradRequest, GridAxis, Lanes, Request, at_level,
+};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
-use crate::{Error, Level, Source};
+use crate::{Differentiable, Error, Level, Source};
+
+/// `$body` with `D` the dimension `$d` (1..=4) as a constant; `$none` for any
+/// other (the callers are the crate's drivers, which never pass one).
+macro_rules! with_dims {
+    ($d:expr, $none:expr, |D| $body:expr) => {
+        match $d {
+            1 => {
+                const D: usize = 1;
+                $body
+            }
+            2 => {
+                const D: usize = 2;
+                $body
+            }
+            3 => {
+                const D: usize = 3;
+                $body
+            }
+            4 => {
+                const D: usize = 4;
+                $body
+            }
+            _ => $none,
+        }
+    };
+}
 
 /// One step of coordinates across the virtual call: `D` axes (the slice's
 /// length) of per-lane values, the first `LANES` of the caller's level used.
@@ -63,36 +91,94 @@ trait DynField: Send + Sync + std::fmt::Debug {
         out: &mut [f32],
         streaming: bool,
     );
+    /// [`GradField::validate_grad`]: `Err(NotDifferentiable)` without derivatives.
+    fn validate_grad(&self) -> Result<(), Error>;
+    /// One step of values and derivatives (`grad[a]` for axis `a`; NaN
+    /// without derivatives: never reached, `validate_grad` refuses first).
+    fn eval_grad_step(
+        &self,
+        level: Level,
+        c: Step<'_>,
+        period_scale: u64,
+        out: &mut [f32; MAX_LANES],
+        grad: &mut [[f32; MAX_LANES]],
+    );
+    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error>;
 }
 
-/// A source behind the object-safe face.
+/// A source behind the object-safe face; `G` says whether it has
+/// derivatives ([`Plain`] or [`WithGradients`]).
 #[derive(Clone, Debug)]
-struct Node<T>(T);
+struct Node<T, G>(T, G);
 
-/// `$body` with `D` the dimension `$d` (1..=4) as a constant; `$none` for any
-/// other (the callers are the crate's drivers, which never pass one).
-macro_rules! with_dims {
-    ($d:expr, $none:expr, |D| $body:expr) => {
-        match $d {
-            1 => {
-                const D: usize = 1;
-                $body
+/// How a [`Node`] answers for derivatives.
+trait Gradients<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
+    fn validate_grad(t: &T) -> Result<(), Error>;
+    fn eval_grad_step(
+        t: &T,
+        level: Level,
+        c: Step<'_>,
+        period_scale: u64,
+        out: &mut [f32; MAX_LANES],
+        grad: &mut [[f32; MAX_LANES]],
+    );
+    fn run_grad(t: &T, req: GradRequest<'_>) -> Result<(), Error>;
+}
+
+/// A source without derivatives: derivative calls are refused.
+#[derive(Clone, Copy, Debug)]
+struct Plain;
+
+/// A source with derivatives ([`DynSource::differentiable`]).
+#[derive(Clone, Copy, Debug)]
+struct WithGradients;
+
+impl<T> Gradients<T> for Plain {
+    fn validate_grad(_: &T) -> Result<(), Error> {
+        Err(Error::NotDifferentiable)
+    }
+    fn eval_grad_step(
+        _: &T,
+        _: Level,
+        _: Step<'_>,
+        _: u64,
+        out: &mut [f32; MAX_LANES],
+        grad: &mut [[f32; MAX_LANES]],
+    ) {
+        out.fill(f32::NAN);
+        grad.iter_mut().for_each(|g| g.fill(f32::NAN));
+    }
+    fn run_grad(_: &T, _: GradRequest<'_>) -> Result<(), Error> {
+        Err(Error::NotDifferentiable)
+    }
+}
+
+impl<T: GradField> Gradients<T> for WithGradients {
+    fn validate_grad(t: &T) -> Result<(), Error> {
+        t.validate_grad()
+    }
+    fn eval_grad_step(
+        t: &T,
+        level: Level,
+        c: Step<'_>,
+        period_scale: u64,
+        out: &mut [f32; MAX_LANES],
+        grad: &mut [[f32; MAX_LANES]],
+    ) {
+        with_dims!(grad.len(), (), |D| dispatch(
+            level,
+            EvalGradStep::<T, D> {
+                field: t,
+                c,
+                period_scale,
+                out,
+                grad: grad.try_into().expect("D axes"),
             }
-            2 => {
-                const D: usize = 2;
-                $body
-            }
-            3 => {
-                const D: usize = 3;
-                $body
-            }
-            4 => {
-                const D: usize = 4;
-                $body
-            }
-            _ => $none,
-        }
-    };
+        ))
+    }
+    fn run_grad(t: &T, req: GradRequest<'_>) -> Result<(), Error> {
+        t.run_grad(req)
+    }
 }
 
 /// One step of `field` at `c`, stored into `out`.
@@ -129,7 +215,47 @@ where
     }
 }
 
-impl<T: Field + 'static> DynField for Node<T> {
+/// One step of `field`'s values and derivatives at `c`, stored.
+struct EvalGradStep<'a, T, const D: usize> {
+    field: &'a T,
+    c: Step<'a>,
+    period_scale: u64,
+    out: &'a mut [f32; MAX_LANES],
+    grad: &'a mut [[f32; MAX_LANES]; D],
+}
+
+impl<T: GradField, const D: usize> Job for EvalGradStep<'_, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<S: Simd>(self, s: S) {
+        let r = self.field.ready(s);
+        let (v, d) = match self.c {
+            Step::F32(lanes) => {
+                let c: [S::F; D] = std::array::from_fn(|a| s.load(&lanes[a][..S::LANES]));
+                self.field
+                    .eval_grad(&r, s, &F32Coords(c), self.period_scale)
+            }
+            Step::F64(lanes) => {
+                let mut c = [[0.0f64; MAX_LANES]; D];
+                for (c, lanes) in c.iter_mut().zip(lanes) {
+                    c[..S::LANES].copy_from_slice(&lanes[..S::LANES]);
+                }
+                self.field
+                    .eval_grad(&r, s, &F64Coords(c), self.period_scale)
+            }
+        };
+        s.store(v, &mut self.out[..S::LANES]);
+        for (g, d) in self.grad.iter_mut().zip(d) {
+            s.store(d, &mut g[..S::LANES]);
+        }
+    }
+}
+
+impl<T: Field + 'static, G: Gradients<T>> DynField for Node<T, G> {
     fn clone_box(&self) -> Box<dyn DynField> {
         Box::new(self.clone())
     }
@@ -181,6 +307,25 @@ impl<T: Field + 'static> DynField for Node<T> {
             self.0.fill_rows(plan, axes, first_row, out, streaming)
         })
     }
+
+    fn validate_grad(&self) -> Result<(), Error> {
+        G::validate_grad(&self.0)
+    }
+
+    fn eval_grad_step(
+        &self,
+        level: Level,
+        c: Step<'_>,
+        period_scale: u64,
+        out: &mut [f32; MAX_LANES],
+        grad: &mut [[f32; MAX_LANES]],
+    ) {
+        G::eval_grad_step(&self.0, level, c, period_scale, out, grad)
+    }
+
+    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
+        G::run_grad(&self.0, req)
+    }
 }
 
 /// Any source, chosen at run time: a boxed graph behind one object-safe
@@ -215,7 +360,20 @@ pub struct DynSource(Box<dyn DynField>);
 impl DynSource {
     /// `source` behind the run-time face (at `source`'s level).
     pub fn new<T: Source + 'static>(source: T) -> DynSource {
-        DynSource(Box::new(Node(source)))
+        DynSource(Box::new(Node(source, Plain)))
+    }
+
+    /// `source` behind the run-time face with its derivatives: the
+    /// `DynSource` answers [`Differentiable`]'s methods (with
+    /// [`DynSource::new`] they return [`Error::NotDifferentiable`]).
+    pub fn differentiable<T: Differentiable + 'static>(source: T) -> DynSource {
+        DynSource(Box::new(Node(source, WithGradients)))
+    }
+
+    /// Whether the derivative methods work on this graph (every part of it
+    /// has derivatives) and its parameters are valid.
+    pub fn is_differentiable(&self) -> bool {
+        self.0.validate_grad().is_ok()
     }
 
     /// The same graph with every source in it at `level`, or
@@ -228,6 +386,79 @@ impl DynSource {
     pub fn level(&self) -> Level {
         self.0.run_level()
     }
+
+    /// [`Source::noise`] with the dimension as a value: `p.len()`
+    /// coordinates, [`Error::InvalidDimension`] for a number the crate
+    /// does not compute.
+    pub fn noise_dyn(&self, p: &[f32]) -> Result<f32, Error> {
+        by_dimension!(p.len(), |D| Ok(self.noise::<D>(array(p))))
+    }
+
+    /// [`Source::fill`] with the dimension as a value: one slice per axis
+    /// (`coords.len()` axes).
+    pub fn fill_dyn(&self, coords: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
+        by_dimension!(coords.len(), |D| self.fill::<D>(array(coords), out))
+    }
+
+    /// [`Source::fill_f64`] with the dimension as a value.
+    pub fn fill_f64_dyn(&self, coords: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
+        by_dimension!(coords.len(), |D| self.fill_f64::<D>(array(coords), out))
+    }
+
+    /// [`Differentiable::noise_grad`] with the dimension as a value: the
+    /// value, and the derivatives written to `grad` (`p.len()` of them,
+    /// [`Error::InvalidParameter`] otherwise; [`Error::NotDifferentiable`]
+    /// without derivatives).
+    pub fn noise_grad_dyn(&self, p: &[f32], grad: &mut [f32]) -> Result<f32, Error> {
+        check_axes(p.len(), grad.len())?;
+        self.0.validate_grad()?;
+        by_dimension!(p.len(), |D| {
+            let (v, d) = self.noise_grad::<D>(array(p));
+            grad.copy_from_slice(&d);
+            Ok(v)
+        })
+    }
+
+    /// [`Differentiable::fill_grad`] with the dimension as a value: `grad`
+    /// holds one output slice per axis.
+    pub fn fill_grad_dyn(
+        &self,
+        coords: &[&[f32]],
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+    ) -> Result<(), Error> {
+        check_axes(coords.len(), grad.len())?;
+        by_dimension!(coords.len(), |D| {
+            let mut it = grad.iter_mut();
+            let grad: [&mut [f32]; D] = std::array::from_fn(|_| &mut **it.next().expect("D"));
+            self.fill_grad::<D>(array(coords), out, grad)
+        })
+    }
+}
+
+/// `$body` with `D` the constant `$d` where the crate computes that many
+/// dimensions; [`Error::InvalidDimension`] otherwise.
+macro_rules! by_dimension {
+    ($d:expr, |D| $body:expr) => {
+        with_dims!($d, Err(Error::InvalidDimension($d)), |D| $body)
+    };
+}
+use by_dimension;
+
+/// `Err` unless there is one derivative output per coordinate axis.
+fn check_axes(axes: usize, grads: usize) -> Result<(), Error> {
+    if axes == grads {
+        return Ok(());
+    }
+    Err(Error::InvalidParameter {
+        name: "grad",
+        reason: format!("{grads} derivative outputs for {axes} coordinate axes; give one per axis"),
+    })
+}
+
+/// The first `D` elements of `s` (`s.len() == D`: the callers matched on it).
+fn array<T: Copy, const D: usize>(s: &[T]) -> [T; D] {
+    std::array::from_fn(|a| s[a])
 }
 
 impl Clone for DynSource {
@@ -303,5 +534,50 @@ impl Field for DynSource {
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
         self.0.run(req)
+    }
+}
+
+impl GradField for DynSource {
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        _: &(),
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> (S::F, [S::F; D])
+    where
+        Noise: Dims<D>,
+    {
+        let mut out = [0.0f32; MAX_LANES];
+        let mut grad = [[0.0f32; MAX_LANES]; D];
+        match c.lanes(s) {
+            Lanes::F32(lanes) => self.0.eval_grad_step(
+                S::LEVEL,
+                Step::F32(&lanes),
+                period_scale,
+                &mut out,
+                &mut grad,
+            ),
+            Lanes::F64(lanes) => self.0.eval_grad_step(
+                S::LEVEL,
+                Step::F64(&lanes),
+                period_scale,
+                &mut out,
+                &mut grad,
+            ),
+        }
+        (
+            s.load(&out[..S::LANES]),
+            std::array::from_fn(|a| s.load(&grad[a][..S::LANES])),
+        )
+    }
+
+    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
+        self.0.run_grad(req)
+    }
+
+    fn validate_grad(&self) -> Result<(), Error> {
+        self.0.validate_grad()
     }
 }

@@ -90,6 +90,13 @@ pub enum Error {
         /// What is wrong with it, for a person.
         reason: String,
     },
+    /// A call with the dimension as a value (`DynSource::fill_dyn`, …)
+    /// given a number of coordinates the crate does not compute (it
+    /// computes 1 to 4).
+    InvalidDimension(usize),
+    /// Derivatives asked of a [`crate::DynSource`] whose graph has a part
+    /// without them (ridged, billow, turbulence, marble, a custom source).
+    NotDifferentiable,
 }
 
 impl PartialEq for Error {
@@ -160,6 +167,8 @@ impl PartialEq for Error {
             (InvalidParameter { name: a, reason: b }, InvalidParameter { name: x, reason: y }) => {
                 (a, b) == (x, y)
             }
+            (InvalidDimension(a), InvalidDimension(x)) => a == x,
+            (NotDifferentiable, NotDifferentiable) => true,
             _ => false,
         }
     }
@@ -194,6 +203,16 @@ impl fmt::Display for Error {
                 f,
                 "grid {what} on the {axis} axis is {value}; grid origins, steps and \
                  sample positions must be finite"
+            ),
+            Error::InvalidDimension(d) => write!(
+                f,
+                "noise in {d} dimensions: one to four coordinates per point are computed"
+            ),
+            Error::NotDifferentiable => write!(
+                f,
+                "no derivatives: this source has a part without analytic derivatives \
+                 (ridged, billow, turbulence, marble or a custom source); perlin, value, \
+                 fbm, the operators and warp over them have them"
             ),
             Error::GridTooLarge { size } => write!(
                 f,

@@ -513,6 +513,13 @@ pub trait GradField: Field {
         run_grad(self, req)
     }
 
+    /// [`Field::validate`] for derivatives: also `Err` where a part of the
+    /// field has none ([`Error::NotDifferentiable`], a [`crate::DynSource`]
+    /// built without them). Combinators check their inputs' with it.
+    fn validate_grad(&self) -> Result<(), Error> {
+        self.validate()
+    }
+
     /// [`GradField::run_grad`] for a fractal over this field.
     fn run_fractal_grad(f: &Fractal<Self>, req: GradRequest<'_>) -> Result<(), Error> {
         run_grad(f, req)
@@ -934,7 +941,7 @@ pub(crate) fn point_grad<F: GradField, const D: usize>(f: &F, c: [f32; D]) -> (f
 where
     Noise: Dims<D>,
 {
-    if f.validate().is_err() {
+    if f.validate_grad().is_err() {
         return (f32::NAN, [f32::NAN; D]);
     }
     let s = Scalar;
@@ -992,7 +999,7 @@ pub(crate) fn fill_grad<F: GradField, T: Input, const D: usize>(
 where
     Noise: Dims<D>,
 {
-    f.validate()?;
+    f.validate_grad()?;
     check_lengths(inputs, out)?;
     check_grad_lengths(&grad, out.len())?;
     dispatch(
@@ -1083,7 +1090,7 @@ pub(crate) fn fill_grid_grad<F: GradField, const D: usize>(
 where
     Noise: Dims<D>,
 {
-    f.validate()?;
+    f.validate_grad()?;
     let len = grid_len(grid, out)?;
     check_grad_lengths(&grad, len)?;
     if len == 0 {
@@ -1364,6 +1371,9 @@ macro_rules! forward_grad_field {
             }
             fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), crate::Error> {
                 self.0.run_grad(req)
+            }
+            fn validate_grad(&self) -> Result<(), crate::Error> {
+                self.0.validate_grad()
             }
             $($extra)*
         }

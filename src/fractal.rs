@@ -572,6 +572,10 @@ impl<N: Source> Field for Fractal<N> {
 }
 
 impl<N: Source + GradField> GradField for Fractal<N> {
+    fn validate_grad(&self) -> Result<(), Error> {
+        self.validate()?;
+        self.source.validate_grad()
+    }
     /// fBm's derivatives: `Σ aᵢ·fᵢ·∇nᵢ` (only `Fbm` forwards this).
     #[allow(clippy::needless_range_loop)] // parallel per-octave tables
     #[cfg_attr(not(debug_assertions), inline(always))]

@@ -562,6 +562,10 @@ impl<N: Source> Field for Map<N> {
 }
 
 impl<N: Source + GradField> GradField for Map<N> {
+    fn validate_grad(&self) -> Result<(), Error> {
+        self.validate()?;
+        self.source.validate_grad()
+    }
     /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
@@ -807,6 +811,11 @@ fn taken<S: Simd, const D: usize>(
 }
 
 impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
+    fn validate_grad(&self) -> Result<(), Error> {
+        self.validate()?;
+        self.a.validate_grad()?;
+        self.b.validate_grad()
+    }
     /// `∇a + ∇b`, `∇a·b + a·∇b`, or the gradient of the input `min`/`max` takes.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
@@ -1132,6 +1141,12 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
 impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradField
     for Blend<A, B, C>
 {
+    fn validate_grad(&self) -> Result<(), Error> {
+        self.validate()?;
+        self.a.validate_grad()?;
+        self.b.validate_grad()?;
+        self.control.validate_grad()
+    }
     /// `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, Co: Coords<S, D>, const D: usize>(

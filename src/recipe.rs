@@ -433,7 +433,7 @@ impl Recipe {
     /// ```
     /// use noisefield::{DynSource, Map, Perlin, Recipe};
     ///
-    /// let island = DynSource::new(Map::scale_bias(Perlin::new(3), 0.5, 0.25));
+    /// let island = DynSource::differentiable(Map::scale_bias(Perlin::new(3), 0.5, 0.25));
     /// let recipe = Recipe::parse_with("fbm(island, octaves=3)", &[("island", island)])?;
     /// assert_eq!(recipe.to_string(), "fbm(island, octaves=3)");
     /// # Ok::<(), noisefield::RecipeError>(())
@@ -854,8 +854,8 @@ enum Node {
 impl Node {
     fn boxed(self) -> DynSource {
         match self {
-            Node::Perlin(p) => DynSource::new(p),
-            Node::Value(v) => DynSource::new(v),
+            Node::Perlin(p) => DynSource::differentiable(p),
+            Node::Value(v) => DynSource::differentiable(v),
             Node::Dyn(d) => d,
         }
     }
@@ -1128,15 +1128,18 @@ fn build(
                             f
                         }};
                     }
-                    // The fractal and its octaves.
+                    // The fractal and its octaves (fBm with its derivatives).
                     macro_rules! counted {
-                        ($f:expr) => {{
+                        ($f:expr) => {
+                            counted!($f, new)
+                        };
+                        ($f:expr, $boxed:ident) => {{
                             let f = $f;
-                            (f.octave_count(), DynSource::new(f))
+                            (f.octave_count(), DynSource::$boxed(f))
                         }};
                     }
                     match kind {
-                        FractalKind::Fbm => counted!(configure!(Fbm::new(s))),
+                        FractalKind::Fbm => counted!(configure!(Fbm::new(s)), differentiable),
                         FractalKind::Billow => counted!(configure!(Billow::new(s))),
                         FractalKind::Ridged => counted!(configure!(Ridged::new(s))),
                         FractalKind::Turbulence => counted!(configure!(Turbulence::new(s))),
@@ -1163,13 +1166,13 @@ fn build(
                 cost: u64::from(octaves).saturating_mul(source_cost),
             }
         }
-        Kind::ScaleBias => operator(checked(DynSource::new(Map::scale_bias(
+        Kind::ScaleBias => operator(checked(DynSource::differentiable(Map::scale_bias(
             input(0)?,
             r.float("scale")?.unwrap_or(1.0),
             r.float("bias")?.unwrap_or(0.0),
         ))))?,
-        Kind::Abs => operator(checked(DynSource::new(Map::abs(input(0)?))))?,
-        Kind::Clamp => operator(checked(DynSource::new(Map::clamp(
+        Kind::Abs => operator(checked(DynSource::differentiable(Map::abs(input(0)?))))?,
+        Kind::Clamp => operator(checked(DynSource::differentiable(Map::clamp(
             input(0)?,
             r.float("lower")?.unwrap_or(-1.0),
             r.float("upper")?.unwrap_or(1.0),
@@ -1180,7 +1183,10 @@ fn build(
                 .iter()
                 .map(|(at, v)| r.number_at(*at, v, "a terrace point"))
                 .collect::<Result<Vec<f32>, _>>()?;
-            operator(checked(DynSource::new(Map::terrace(input(0)?, &points))))?
+            operator(checked(DynSource::differentiable(Map::terrace(
+                input(0)?,
+                &points,
+            ))))?
         }
         Kind::Curve => {
             let points = r
@@ -1201,21 +1207,33 @@ fn build(
                     )),
                 })
                 .collect::<Result<Vec<(f32, f32)>, _>>()?;
-            operator(checked(DynSource::new(Map::curve(input(0)?, &points))))?
+            operator(checked(DynSource::differentiable(Map::curve(
+                input(0)?,
+                &points,
+            ))))?
         }
-        Kind::Add => operator(checked(DynSource::new(Combine::add(input(0)?, input(1)?))))?,
-        Kind::Multiply => operator(checked(DynSource::new(Combine::multiply(
+        Kind::Add => operator(checked(DynSource::differentiable(Combine::add(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Min => operator(checked(DynSource::new(Combine::min(input(0)?, input(1)?))))?,
-        Kind::Max => operator(checked(DynSource::new(Combine::max(input(0)?, input(1)?))))?,
-        Kind::Blend => operator(checked(DynSource::new(Blend::new(
+        Kind::Multiply => operator(checked(DynSource::differentiable(Combine::multiply(
+            input(0)?,
+            input(1)?,
+        ))))?,
+        Kind::Min => operator(checked(DynSource::differentiable(Combine::min(
+            input(0)?,
+            input(1)?,
+        ))))?,
+        Kind::Max => operator(checked(DynSource::differentiable(Combine::max(
+            input(0)?,
+            input(1)?,
+        ))))?,
+        Kind::Blend => operator(checked(DynSource::differentiable(Blend::new(
             input(0)?,
             input(1)?,
             input(2)?,
         ))))?,
-        Kind::Select => operator(checked(DynSource::new(Blend::select(
+        Kind::Select => operator(checked(DynSource::differentiable(Blend::select(
             input(0)?,
             input(1)?,
             input(2)?,
@@ -1236,7 +1254,7 @@ fn build(
             // The field once per axis and iteration, then the source.
             let fields = iterations.unwrap_or(1).saturating_mul(WARP_AXES);
             Built {
-                node: checked(DynSource::new(w))?,
+                node: checked(DynSource::differentiable(w))?,
                 cost: fields
                     .saturating_mul(field.cost)
                     .saturating_add(source.cost)

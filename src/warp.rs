@@ -246,6 +246,11 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
 }
 
 impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
+    fn validate_grad(&self) -> Result<(), Error> {
+        self.validate()?;
+        self.source.validate_grad()?;
+        self.warp.validate_grad()
+    }
     /// The chain rule through every iteration: with `Jₖ = ∂cₖ/∂c` (`J₀ =
     /// I`), `Jₖ₊₁[a][j] = δₐⱼ + amplitude · Σₘ ∂w/∂pₘ(cₖ + oₐ) · Jₖ[m][j]`,
     /// and the output's gradient is `Σₐ ∂source/∂pₐ(c_iterations) · J[a][j]`.

@@ -6,7 +6,9 @@
 use crate::Failure;
 use crate::args::{BenchArgs, SourceArgs};
 use crate::progress::Progress;
-use crate::source::{self, AnySource};
+use crate::source;
+use noisefield::DynSource;
+use noisefield::prelude::*;
 use noisefield::{Error, Grid2, Grid3, Level};
 use std::time::Instant;
 
@@ -31,7 +33,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
             };
             source::build(&one_level, None)
         })
-        .collect::<Result<Vec<AnySource>, Failure>>()?;
+        .collect::<Result<Vec<DynSource>, Failure>>()?;
 
     let n = args.points as usize;
     let mut random = XorShift(0x2545_f491_4f6c_dd1d);
@@ -65,30 +67,24 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         for column in COLUMNS {
             let runs = args.runs;
             let (points, seconds) = match column {
-                "fill2" => (n, best_of(runs, || source.fill2(&xs, &ys, &mut out[..n]))?),
+                "fill2" => (n, best_of(runs, || source.fill([&xs, &ys], &mut out[..n]))?),
                 "fill3" => (
                     n,
-                    best_of(runs, || source.fill3(&xs, &ys, &zs, &mut out[..n]))?,
+                    best_of(runs, || source.fill([&xs, &ys, &zs], &mut out[..n]))?,
                 ),
                 "grid2" => {
                     let out = &mut out[..side2 * side2];
-                    (
-                        out.len(),
-                        best_of(runs, || source.fill_grid2(&grid2, out, false))?,
-                    )
+                    (out.len(), best_of(runs, || source.fill_grid(&grid2, out))?)
                 }
                 "grid3" => {
                     let out = &mut out[..side3.pow(3)];
-                    (
-                        out.len(),
-                        best_of(runs, || source.fill_grid3(&grid3, out, false))?,
-                    )
+                    (out.len(), best_of(runs, || source.fill_grid(&grid3, out))?)
                 }
                 _ => {
                     let out = &mut out[..side3.pow(3)];
                     (
                         out.len(),
-                        best_of(runs, || source.fill_grid3(&grid3, out, true))?,
+                        best_of(runs, || source.fill_grid_par(&grid3, out))?,
                     )
                 }
             };

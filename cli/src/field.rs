@@ -30,8 +30,9 @@ use crate::Failure;
 use crate::args::{FieldArgs, Periods, Tile, check_size};
 use crate::output::Band;
 use crate::progress::Progress;
-use crate::source::{self, AnySource};
-use noisefield::{Grid2, Grid3};
+use crate::source;
+use noisefield::prelude::*;
+use noisefield::{DynSource, Grid2, Grid3};
 use std::ops::Range;
 
 /// Samples per band: 2^20 (4 MiB of f32), 16 rayon tiles of the library.
@@ -59,7 +60,7 @@ pub enum Lattice {
 #[derive(Debug, Clone)]
 pub struct Field {
     /// The noise.
-    pub source: AnySource,
+    pub source: DynSource,
     /// Where it is sampled.
     pub lattice: Lattice,
 }
@@ -163,7 +164,7 @@ impl Field {
 
     /// `source` on `lattice`, after checking that the grid can be filled
     /// (finite sample positions, sizes within [`check_size`]'s limits).
-    pub fn new(source: AnySource, lattice: Lattice) -> Result<Field, Failure> {
+    pub fn new(source: DynSource, lattice: Lattice) -> Result<Field, Failure> {
         match &lattice {
             Lattice::D2(g) => g.check()?,
             Lattice::D3(g) => g.check()?,
@@ -296,18 +297,17 @@ impl Field {
         match (&self.lattice, out.gradient) {
             (Lattice::D2(g), None) => {
                 let window = g.window([x0, first_row], [width, rows])?;
-                self.source.fill_grid2(&window, out.values, parallel)?;
+                source::fill_grid(&self.source, &window, out.values, parallel)?;
             }
             (Lattice::D2(g), Some([dx, dy])) => {
                 let window = g.window([x0, first_row], [width, rows])?;
-                self.source
-                    .fill_grid2_grad(&window, out.values, dx, dy, parallel)?;
+                source::fill_grid_grad(&self.source, &window, out.values, [dx, dy], parallel)?;
             }
             (Lattice::D3(g), None) => {
                 let [_, ny, _] = g.size();
                 let (k, j) = (first_row / ny, first_row % ny);
                 let window = g.window([x0, j, k], [width, rows, 1])?;
-                self.source.fill_grid3(&window, out.values, parallel)?;
+                source::fill_grid(&self.source, &window, out.values, parallel)?;
             }
             (Lattice::D3(_), Some(_)) => {
                 return Err(Failure::usage(

@@ -1,19 +1,17 @@
 //! Every `--source`, built in one place.
 //!
-//! `--source` is a recipe ([`noisefield::Recipe`]). The seven plain names
-//! (`perlin`, `fbm`, ...) are built as the library's own types, held in one
-//! enum, [`AnySource`], so the ones with derivatives (`perlin`, `value`,
-//! `fbm`) make normal maps; any other recipe is a run-time graph
-//! ([`noisefield::DynSource`]), with the source options as defaults for what
-//! it leaves out. Each method forwards with one `match` (the `each_source!`
-//! macro).
+//! `--source` is a recipe ([`noisefield::Recipe`]), built as a
+//! [`DynSource`]: the seven plain names (`perlin`, `fbm`, ...) as the
+//! library's own types behind it (a whole grid call runs their compiled
+//! path), any other recipe as a run-time graph with the source options as
+//! defaults for what it leaves out. Sources with derivatives (`perlin`,
+//! `value`, `fbm`, and graphs of them) make normal maps.
 
 use crate::Failure;
 use crate::args::SourceArgs;
 use noisefield::prelude::*;
 use noisefield::{
-    Billow, DynSource, Error, Fbm, Grid2, Grid3, Level, Marble, Perlin, RecipeDefaults, Ridged,
-    Turbulence, Value,
+    Billow, DynSource, Error, Fbm, Grid, Marble, Perlin, RecipeDefaults, Ridged, Turbulence, Value,
 };
 
 /// The plain `--source` names.
@@ -35,124 +33,43 @@ pub enum SourceKind {
     Marble,
 }
 
-/// One of the library's sources, ready to fill grids and points.
-#[derive(Debug, Clone)]
-pub enum AnySource {
-    /// `--source perlin`.
-    Perlin(Perlin),
-    /// `--source value`.
-    Value(Value),
-    /// `--source fbm`.
-    Fbm(Fbm<Perlin>),
-    /// `--source ridged`.
-    Ridged(Ridged<Perlin>),
-    /// `--source billow`.
-    Billow(Billow<Perlin>),
-    /// `--source turbulence`.
-    Turbulence(Turbulence<Perlin>),
-    /// `--source marble`.
-    Marble(Marble<Perlin>),
-    /// Any other recipe.
-    Graph(DynSource),
+/// Noise over a grid of any dimension; on the rayon pool when `parallel`.
+pub fn fill_grid<const D: usize>(
+    source: &DynSource,
+    grid: &Grid<D>,
+    out: &mut [f32],
+    parallel: bool,
+) -> Result<(), Error> {
+    match parallel {
+        true => source.fill_grid_par(grid, out),
+        false => source.fill_grid(grid, out),
+    }
 }
 
-/// `$body` with `$s` bound to the source inside `$source`, whatever its type.
-macro_rules! each_source {
-    ($source:expr, $s:ident => $body:expr) => {
-        match $source {
-            AnySource::Perlin($s) => $body,
-            AnySource::Value($s) => $body,
-            AnySource::Fbm($s) => $body,
-            AnySource::Ridged($s) => $body,
-            AnySource::Billow($s) => $body,
-            AnySource::Turbulence($s) => $body,
-            AnySource::Marble($s) => $body,
-            AnySource::Graph($s) => $body,
-        }
+/// Values and derivatives along x and y over a 2D grid (the library's
+/// `fill_grid_grad`); on the rayon pool when `parallel`. A usage error for
+/// a source without derivatives ([`DynSource::is_differentiable`]).
+pub fn fill_grid_grad(
+    source: &DynSource,
+    grid: &Grid<2>,
+    out: &mut [f32],
+    grad: [&mut [f32]; 2],
+    parallel: bool,
+) -> Result<(), Failure> {
+    let result = match parallel {
+        true => source.fill_grid_grad_par(grid, out, grad),
+        false => source.fill_grid_grad(grid, out, grad),
     };
-}
-
-impl AnySource {
-    /// The SIMD level the fills run at.
-    pub fn level(&self) -> Level {
-        each_source!(self, s => s.level())
-    }
-
-    /// Noise at `n` points `(xs[i], ys[i])`, one thread.
-    pub fn fill2(&self, xs: &[f32], ys: &[f32], out: &mut [f32]) -> Result<(), Error> {
-        each_source!(self, s => s.fill([xs, ys], out))
-    }
-
-    /// Noise at `n` points `(xs[i], ys[i], zs[i])`, one thread.
-    pub fn fill3(&self, xs: &[f32], ys: &[f32], zs: &[f32], out: &mut [f32]) -> Result<(), Error> {
-        each_source!(self, s => s.fill([xs, ys, zs], out))
-    }
-
-    /// Noise over a 2D grid; on the rayon pool when `parallel`.
-    pub fn fill_grid2(&self, grid: &Grid2, out: &mut [f32], parallel: bool) -> Result<(), Error> {
-        match parallel {
-            true => each_source!(self, s => s.fill_grid_par(grid, out)),
-            false => each_source!(self, s => s.fill_grid(grid, out)),
-        }
-    }
-
-    /// Noise over a 3D grid; on the rayon pool when `parallel`.
-    pub fn fill_grid3(&self, grid: &Grid3, out: &mut [f32], parallel: bool) -> Result<(), Error> {
-        match parallel {
-            true => each_source!(self, s => s.fill_grid_par(grid, out)),
-            false => each_source!(self, s => s.fill_grid(grid, out)),
-        }
-    }
-}
-
-impl AnySource {
-    /// Whether the source has analytic derivatives (the library's
-    /// `Differentiable`: Perlin, value noise, and fBm over Perlin).
-    pub fn is_differentiable(&self) -> bool {
-        matches!(
-            self,
-            AnySource::Perlin(_) | AnySource::Value(_) | AnySource::Fbm(_)
-        )
-    }
-
-    /// Values and derivatives along x and y over a 2D grid (the library's
-    /// `fill_grid2_grad`); on the rayon pool when `parallel`. A usage error
-    /// for a source without derivatives ([`AnySource::is_differentiable`]).
-    pub fn fill_grid2_grad(
-        &self,
-        grid: &Grid2,
-        out: &mut [f32],
-        dx: &mut [f32],
-        dy: &mut [f32],
-        parallel: bool,
-    ) -> Result<(), Failure> {
-        macro_rules! grad {
-            ($s:expr) => {
-                match parallel {
-                    true => $s.fill_grid_grad_par(grid, out, [dx, dy]),
-                    false => $s.fill_grid_grad(grid, out, [dx, dy]),
-                }
-            };
-        }
-        match self {
-            AnySource::Perlin(s) => grad!(s)?,
-            AnySource::Value(s) => grad!(s)?,
-            AnySource::Fbm(s) => grad!(s)?,
-            _ => return Err(Failure::usage(NO_DERIVATIVES)),
-        }
-        Ok(())
-    }
-
-    /// An interval holding every `dimension`-D value (the library's `bounds`).
-    pub fn bounds(&self, dimension: usize) -> (f32, f32) {
-        each_source!(self, s => s.bounds(dimension))
+    match result {
+        Err(Error::NotDifferentiable) => Err(Failure::usage(NO_DERIVATIVES)),
+        other => Ok(other?),
     }
 }
 
 /// Why a source cannot make a normal map.
 pub const NO_DERIVATIVES: &str = "--format normal needs analytic derivatives, which \
-     --source perlin, value and fbm have (ridged, billow, turbulence and marble fold \
-     the noise with |n| or sin and have none)";
+     perlin, value and fbm have, and the operators and warp over them (ridged, billow, \
+     turbulence and marble fold the noise with |n| or sin and have none)";
 
 /// A lattice noise (`Perlin` or `Value`, which share these builder
 /// methods) with the period and `--level` applied; `?` on their errors.
@@ -192,7 +109,7 @@ macro_rules! octaves {
 ///
 /// Fractal options with a single-octave source, an unsupported `--level`,
 /// or bad fractal parameters are usage errors.
-pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, Failure> {
+pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<DynSource, Failure> {
     let Some(kind) = SourceKind::from_name(&args.source.to_string()) else {
         return build_graph(args, period);
     };
@@ -222,12 +139,12 @@ pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, F
         )));
     }
     let source = match kind {
-        SourceKind::Perlin => AnySource::Perlin(lattice!(
+        SourceKind::Perlin => DynSource::differentiable(lattice!(
             Perlin::with_hash(args.seed, args.hash),
             args,
             period
         )),
-        SourceKind::Value => AnySource::Value(lattice!(
+        SourceKind::Value => DynSource::differentiable(lattice!(
             Value::with_hash(args.seed, args.hash),
             args,
             period
@@ -235,12 +152,10 @@ pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, F
         fractal => {
             let base = lattice!(Perlin::with_hash(args.seed, args.hash), args, period);
             match fractal {
-                SourceKind::Fbm => AnySource::Fbm(octaves!(Fbm::new(base), args)),
-                SourceKind::Ridged => AnySource::Ridged(octaves!(Ridged::new(base), args)),
-                SourceKind::Billow => AnySource::Billow(octaves!(Billow::new(base), args)),
-                SourceKind::Turbulence => {
-                    AnySource::Turbulence(octaves!(Turbulence::new(base), args))
-                }
+                SourceKind::Fbm => DynSource::differentiable(octaves!(Fbm::new(base), args)),
+                SourceKind::Ridged => DynSource::new(octaves!(Ridged::new(base), args)),
+                SourceKind::Billow => DynSource::new(octaves!(Billow::new(base), args)),
+                SourceKind::Turbulence => DynSource::new(octaves!(Turbulence::new(base), args)),
                 _ => {
                     let mut marble = octaves!(Marble::new(base), args);
                     if let Some(stripes) = args.stripes {
@@ -249,21 +164,21 @@ pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, F
                     if let Some(power) = args.power {
                         marble = marble.power(power);
                     }
-                    AnySource::Marble(marble)
+                    DynSource::new(marble)
                 }
             }
         }
     };
     // Octaves out of range, non-finite factors, a fractional lacunarity
     // over a periodic base: the library's own check and message.
-    each_source!(&source, s => s.check())?;
+    source.check()?;
     Ok(source)
 }
 
 /// A recipe other than a plain name: a run-time graph, the source options
 /// filling in what it leaves out (`--seed` the seed of every lattice without
 /// `seed=`, `--octaves` the octaves of every fractal without `octaves=`, ...).
-fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource, Failure> {
+fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<DynSource, Failure> {
     let recipe = &args.source;
     let fractals = ["fbm", "ridged", "billow", "turbulence", "marble"];
     let fractal_options = [
@@ -309,7 +224,7 @@ fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<AnySource,
     if let Some(level) = args.level {
         graph = graph.with_level(level)?;
     }
-    Ok(AnySource::Graph(graph))
+    Ok(graph)
 }
 
 /// A recipe for a message: as printed, cut to its first

@@ -546,7 +546,10 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
             "render --source fbm(value) --period 4 --lacunarity 2.5",
             "lacunarity",
         ),
-        ("render --source abs(perlin) --format normal", "derivatives"),
+        (
+            "render --source abs(ridged(perlin)) --format normal",
+            "derivatives",
+        ),
         ("render --rows 5..3", "empty"),
         ("render --rows 0..1025", "outside"),
         ("render --rows 3", "A..B"),
@@ -1587,7 +1590,39 @@ fn exr_rows_wider_than_a_band_are_whole() {
 }
 
 /// A normal map is RGB8 with each pixel the unit vector
-/// normalize(−s·dx, −s·dy, 1) of the library's `fill_grid2_grad`
+/// A recipe graph with derivatives makes normal maps too (the operators
+/// carry the gradient through): `scale_bias(fbm, scale=2)` at strength ½ is
+/// `fbm` at strength 1, byte for byte (doubling is exact).
+#[test]
+fn recipe_graphs_with_derivatives_make_normal_maps() {
+    let dir = temp_dir();
+    let common = "render --size 48x32 --frequency 1/16 --format normal";
+    ok_in(
+        dir.path(),
+        &words(&format!(
+            "{common} --normal-strength 0.5 \
+             --source scale_bias(fbm(perlin(seed=5),octaves=3),scale=2) -o a.png"
+        )),
+    );
+    ok_in(
+        dir.path(),
+        &words(&format!(
+            "{common} --normal-strength 1 --source fbm --seed 5 --octaves 3 -o b.png"
+        )),
+    );
+    let (a, b) = (
+        fs::read(dir.path().join("a.png")).unwrap(),
+        fs::read(dir.path().join("b.png")).unwrap(),
+    );
+    assert_eq!(a, b);
+    let flat = decode_png(&dir.path().join("a.png"));
+    assert!(
+        flat.pixels.chunks_exact(3).any(|p| p[0] != 128),
+        "a flat map"
+    );
+}
+
+/// normalize(−s·dx, −s·dy, 1) of the library's `fill_grid_grad`
 /// derivatives, stored as round(255·(c + 1)/2): decoded, every pixel is
 /// unit length within 8-bit quantisation and within one step of that
 /// vector, on every channel; the strength changes the map.
