@@ -301,6 +301,10 @@ impl<U: CustomNoise> Field for Custom<U> {
 
     /// Batches call the user's `fill` in chunks of up to 4096 points (not
     /// once per kernel step); grids go through `fill_rows`.
+    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+        crate::dynamic::run_erased(f, req)
+    }
+
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
         match req {
             Request::D1(w) => self.work(w),

@@ -24,6 +24,7 @@
 //! coordinates in the same precision.
 
 use std::any::Any;
+use std::ops::Deref;
 
 use crate::field::{
     Coords, F32Coords, F64Coords, Field, GradField, GradRequest, GridAxis, Lanes, Request, at_level,
@@ -71,14 +72,11 @@ type AnyPlan = Box<dyn Any + Send + Sync>;
 
 /// The object-safe face of a [`Field`]: every method a combinator or a
 /// driver calls on its input, with the level, dimension and precision as
-/// values instead of type parameters.
-trait DynField: Send + Sync + std::fmt::Debug {
-    fn clone_box(&self) -> Box<dyn DynField>;
+/// values instead of type parameters. [`Erased`] makes it a `Field` again.
+trait StepField: Send + Sync + std::fmt::Debug {
     /// One step of values at `level` (the caller's backend): `out[..LANES]`.
     fn eval_step(&self, level: Level, c: Step<'_>, period_scale: u64, out: &mut [f32; MAX_LANES]);
-    fn run(&self, req: Request<'_>) -> Result<(), Error>;
     fn run_level(&self) -> Level;
-    fn set_level(&mut self, level: Level);
     fn validate(&self) -> Result<(), Error>;
     fn output_bounds(&self, dimension: usize) -> (f32, f32);
     fn periods(&self, scale: u64) -> [Option<u64>; 4];
@@ -103,13 +101,54 @@ trait DynField: Send + Sync + std::fmt::Debug {
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
     );
-    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error>;
 }
 
-/// A source behind the object-safe face; `G` says whether it has
-/// derivatives ([`Plain`] or [`WithGradients`]).
+/// A [`StepField`] that owns its source: what a [`DynSource`] boxes.
+trait DynField: StepField {
+    fn clone_box(&self) -> Box<dyn DynField>;
+    /// A whole batch or grid call through the source's own compiled
+    /// drivers, or `Err(req)` for a node that leaves it to the drivers
+    /// compiled once for [`Erased`] ([`Boxed`]).
+    fn run<'a>(&self, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>>;
+    fn set_level(&mut self, level: Level);
+}
+
+/// A source behind the object-safe face, held by `P` (a `Box` in a
+/// [`DynSource`], a reference in [`run_erased`]); `G` says whether it has
+/// derivatives ([`Plain`] or [`WithGradients`]), `R` who runs its whole
+/// calls ([`Own`] or [`Boxed`]).
 #[derive(Clone, Debug)]
-struct Node<T, G>(T, G);
+struct Node<P, G, R>(P, G, R);
+
+/// Who runs a [`Node`]'s whole batch and grid calls.
+trait Runs<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
+    fn run<'a>(t: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>>;
+}
+
+/// The source's own drivers (its compiled fused paths): what
+/// [`DynSource::new`] and [`DynSource::differentiable`] give.
+#[derive(Clone, Copy, Debug)]
+struct Own;
+
+/// The drivers compiled once for `DynSource`, calling the source one kernel
+/// step at a time across the box: for the recipe's operators, warps and
+/// fractals over boxed inputs, whose own drivers would be compiled once per
+/// node type and level for no speed (their inputs cross the box per step
+/// anyway).
+#[derive(Clone, Copy, Debug)]
+struct Boxed;
+
+impl<T: Field> Runs<T> for Own {
+    fn run<'a>(t: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
+        Ok(t.run(req))
+    }
+}
+
+impl<T> Runs<T> for Boxed {
+    fn run<'a>(_: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
+        Err(req)
+    }
+}
 
 /// How a [`Node`] answers for derivatives.
 trait Gradients<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
@@ -122,7 +161,6 @@ trait Gradients<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
     );
-    fn run_grad(t: &T, req: GradRequest<'_>) -> Result<(), Error>;
 }
 
 /// A source without derivatives: derivative calls are refused.
@@ -147,9 +185,6 @@ impl<T> Gradients<T> for Plain {
     ) {
         out.fill(f32::NAN);
         grad.iter_mut().for_each(|g| g.fill(f32::NAN));
-    }
-    fn run_grad(_: &T, _: GradRequest<'_>) -> Result<(), Error> {
-        Err(Error::NotDifferentiable)
     }
 }
 
@@ -176,9 +211,6 @@ impl<T: GradField> Gradients<T> for WithGradients {
             }
         ))
     }
-    fn run_grad(t: &T, req: GradRequest<'_>) -> Result<(), Error> {
-        t.run_grad(req)
-    }
 }
 
 /// One step of `field` at `c`, stored into `out`.
@@ -200,7 +232,10 @@ where
         let r = self.field.ready(s);
         let v = match self.c {
             Step::F32(lanes) => {
-                let c: [S::F; D] = std::array::from_fn(|a| s.load(&lanes[a][..S::LANES]));
+                let mut c = [s.splat(0.0); D];
+                for (c, lanes) in c.iter_mut().zip(lanes) {
+                    *c = s.load(&lanes[..S::LANES]);
+                }
                 self.field.eval(&r, s, &F32Coords(c), self.period_scale)
             }
             Step::F64(lanes) => {
@@ -235,7 +270,10 @@ where
         let r = self.field.ready(s);
         let (v, d) = match self.c {
             Step::F32(lanes) => {
-                let c: [S::F; D] = std::array::from_fn(|a| s.load(&lanes[a][..S::LANES]));
+                let mut c = [s.splat(0.0); D];
+                for (c, lanes) in c.iter_mut().zip(lanes) {
+                    *c = s.load(&lanes[..S::LANES]);
+                }
                 self.field
                     .eval_grad(&r, s, &F32Coords(c), self.period_scale)
             }
@@ -255,11 +293,13 @@ where
     }
 }
 
-impl<T: Field + 'static, G: Gradients<T>> DynField for Node<T, G> {
-    fn clone_box(&self) -> Box<dyn DynField> {
-        Box::new(self.clone())
-    }
-
+impl<P, G, R> StepField for Node<P, G, R>
+where
+    P: Deref + Send + Sync + std::fmt::Debug,
+    P::Target: Field,
+    G: Gradients<P::Target>,
+    R: Send + Sync + std::fmt::Debug,
+{
     fn eval_step(&self, level: Level, c: Step<'_>, period_scale: u64, out: &mut [f32; MAX_LANES]) {
         let dims = match c {
             Step::F32(a) => a.len(),
@@ -267,8 +307,8 @@ impl<T: Field + 'static, G: Gradients<T>> DynField for Node<T, G> {
         };
         with_dims!(dims, (), |D| dispatch(
             level,
-            EvalStep::<T, D> {
-                field: &self.0,
+            EvalStep::<P::Target, D> {
+                field: &*self.0,
                 c,
                 period_scale,
                 out,
@@ -276,11 +316,18 @@ impl<T: Field + 'static, G: Gradients<T>> DynField for Node<T, G> {
         ))
     }
 
-    fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        self.0.run(req)
+    fn run_level(&self) -> Level {
+        self.0.run_level()
     }
-
-    crate::field::forward_settings!();
+    fn validate(&self) -> Result<(), Error> {
+        self.0.validate()
+    }
+    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        self.0.output_bounds(dimension)
+    }
+    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+        self.0.periods(scale)
+    }
 
     fn plan(&self, axes: &[GridAxis], period_scale: u64) -> AnyPlan {
         with_dims!(axes.len(), Box::new(()), |D| {
@@ -299,7 +346,7 @@ impl<T: Field + 'static, G: Gradients<T>> DynField for Node<T, G> {
     ) {
         // The plan was made by `plan` above for the same source (the
         // drivers pass a field's own plan back to it).
-        let Some(plan) = (**plan).downcast_ref::<T::Plan>() else {
+        let Some(plan) = (**plan).downcast_ref::<<P::Target as Field>::Plan>() else {
             return;
         };
         with_dims!(axes.len(), (), |D| {
@@ -309,7 +356,7 @@ impl<T: Field + 'static, G: Gradients<T>> DynField for Node<T, G> {
     }
 
     fn validate_grad(&self) -> Result<(), Error> {
-        G::validate_grad(&self.0)
+        G::validate_grad(&*self.0)
     }
 
     fn eval_grad_step(
@@ -320,12 +367,41 @@ impl<T: Field + 'static, G: Gradients<T>> DynField for Node<T, G> {
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
     ) {
-        G::eval_grad_step(&self.0, level, c, period_scale, out, grad)
+        G::eval_grad_step(&*self.0, level, c, period_scale, out, grad)
+    }
+}
+
+impl<T, G, R> DynField for Node<Box<T>, G, R>
+where
+    T: Field + 'static,
+    G: Gradients<T>,
+    R: Runs<T>,
+{
+    fn clone_box(&self) -> Box<dyn DynField> {
+        Box::new(self.clone())
     }
 
-    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
-        G::run_grad(&self.0, req)
+    fn run<'a>(&self, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
+        R::run(&*self.0, req)
     }
+
+    fn set_level(&mut self, level: Level) {
+        self.0.set_level(level)
+    }
+}
+
+/// A whole batch or grid call on `field` by the drivers compiled once for
+/// [`Erased`], `field` evaluated one kernel step at a time across the
+/// virtual call: what operators, warps and fractals over them run, so that
+/// their drivers are not compiled again for every composite type and level
+/// (the step itself, all of `field` inlined, still is).
+pub(crate) fn run_erased<T: Field>(field: &T, req: Request<'_>) -> Result<(), Error> {
+    crate::field::run(&Erased(&Node(field, Plain, Boxed)), req)
+}
+
+/// [`run_erased`] with derivatives.
+pub(crate) fn run_grad_erased<T: GradField>(field: &T, req: GradRequest<'_>) -> Result<(), Error> {
+    crate::field::run_grad(&Erased(&Node(field, WithGradients, Boxed)), req)
 }
 
 /// Any source, chosen at run time: a boxed graph behind one object-safe
@@ -360,14 +436,26 @@ pub struct DynSource(Box<dyn DynField>);
 impl DynSource {
     /// `source` behind the run-time face (at `source`'s level).
     pub fn new<T: Source + 'static>(source: T) -> DynSource {
-        DynSource(Box::new(Node(source, Plain)))
+        DynSource(Box::new(Node(Box::new(source), Plain, Own)))
     }
 
     /// `source` behind the run-time face with its derivatives: the
     /// `DynSource` answers [`Differentiable`]'s methods (with
     /// [`DynSource::new`] they return [`Error::NotDifferentiable`]).
     pub fn differentiable<T: Differentiable + 'static>(source: T) -> DynSource {
-        DynSource(Box::new(Node(source, WithGradients)))
+        DynSource(Box::new(Node(Box::new(source), WithGradients, Own)))
+    }
+
+    /// [`DynSource::new`] for a composite over boxed inputs (the recipe's
+    /// nodes): its whole calls run the drivers compiled once for
+    /// `DynSource` (see [`Boxed`]).
+    pub(crate) fn boxed<T: Source + 'static>(source: T) -> DynSource {
+        DynSource(Box::new(Node(Box::new(source), Plain, Boxed)))
+    }
+
+    /// [`DynSource::boxed`] with derivatives.
+    pub(crate) fn boxed_differentiable<T: Differentiable + 'static>(source: T) -> DynSource {
+        DynSource(Box::new(Node(Box::new(source), WithGradients, Boxed)))
     }
 
     /// Whether the derivative methods work on this graph (every part of it
@@ -473,8 +561,17 @@ impl std::fmt::Debug for DynSource {
     }
 }
 
-impl Field for DynSource {
-    type Ready<'a, S: Simd> = ();
+/// A [`StepField`] as a [`Field`]: the one type the drivers are compiled
+/// for on behalf of every boxed or erased source. It only borrows, so it
+/// has no level to set (only the owners' `with_level` sets levels).
+#[derive(Clone, Copy, Debug)]
+struct Erased<'a>(&'a dyn StepField);
+
+impl Field for Erased<'_> {
+    type Ready<'a, S: Simd>
+        = ()
+    where
+        Self: 'a;
     type Plan = AnyPlan;
     type Core = Self;
 
@@ -510,7 +607,19 @@ impl Field for DynSource {
         s.load(&out[..S::LANES])
     }
 
-    crate::field::forward_settings!();
+    fn run_level(&self) -> Level {
+        self.0.run_level()
+    }
+    fn set_level(&mut self, _: Level) {}
+    fn validate(&self) -> Result<(), Error> {
+        self.0.validate()
+    }
+    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        self.0.output_bounds(dimension)
+    }
+    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+        self.0.periods(scale)
+    }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> AnyPlan
     where
@@ -531,13 +640,9 @@ impl Field for DynSource {
     {
         self.0.fill_rows(plan, axes, first_row, out, streaming)
     }
-
-    fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        self.0.run(req)
-    }
 }
 
-impl GradField for DynSource {
+impl GradField for Erased<'_> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
@@ -567,14 +672,126 @@ impl GradField for DynSource {
                 &mut grad,
             ),
         }
-        (
-            s.load(&out[..S::LANES]),
-            std::array::from_fn(|a| s.load(&grad[a][..S::LANES])),
-        )
+        let mut d = [s.splat(0.0); D];
+        for (d, g) in d.iter_mut().zip(&grad) {
+            *d = s.load(&g[..S::LANES]);
+        }
+        (s.load(&out[..S::LANES]), d)
     }
 
+    fn validate_grad(&self) -> Result<(), Error> {
+        self.0.validate_grad()
+    }
+}
+
+impl DynSource {
+    /// The boxed source as the [`Field`] the drivers are compiled for.
+    fn erased(&self) -> Erased<'_> {
+        Erased(&*self.0)
+    }
+}
+
+impl Field for DynSource {
+    type Ready<'a, S: Simd> = ();
+    type Plan = AnyPlan;
+    type Core = Self;
+
+    fn core(&self) -> &Self {
+        self
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn ready<S: Simd>(&self, _: S) {}
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        _: &(),
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> S::F
+    where
+        Noise: Dims<D>,
+    {
+        self.erased().eval(&(), s, c, period_scale)
+    }
+
+    fn run_level(&self) -> Level {
+        self.0.run_level()
+    }
+    fn set_level(&mut self, level: Level) {
+        self.0.set_level(level)
+    }
+    fn validate(&self) -> Result<(), Error> {
+        self.0.validate()
+    }
+    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        self.0.output_bounds(dimension)
+    }
+    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+        self.0.periods(scale)
+    }
+
+    fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> AnyPlan
+    where
+        Noise: Dims<D>,
+    {
+        self.0.plan(axes, period_scale)
+    }
+
+    fn fill_rows<const D: usize>(
+        &self,
+        plan: &AnyPlan,
+        axes: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        streaming: bool,
+    ) where
+        Noise: Dims<D>,
+    {
+        self.0.fill_rows(plan, axes, first_row, out, streaming)
+    }
+
+    fn run(&self, req: Request<'_>) -> Result<(), Error> {
+        match self.0.run(req) {
+            Ok(done) => done,
+            Err(req) => crate::field::run(&self.erased(), req),
+        }
+    }
+
+    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+        run_erased(f, req)
+    }
+}
+
+impl GradField for DynSource {
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+        &self,
+        _: &(),
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> (S::F, [S::F; D])
+    where
+        Noise: Dims<D>,
+    {
+        self.erased().eval_grad(&(), s, c, period_scale)
+    }
+
+    // Derivative batches and grids of every boxed source run the drivers
+    // compiled once for `Erased`, crossing the box once per kernel step
+    // (they are computed point by point anyway).
     fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
-        self.0.run_grad(req)
+        crate::field::run_grad(&self.erased(), req)
+    }
+
+    fn run_fractal_grad(
+        f: &crate::fractal::Fractal<Self>,
+        req: GradRequest<'_>,
+    ) -> Result<(), Error> {
+        run_grad_erased(f, req)
     }
 
     fn validate_grad(&self) -> Result<(), Error> {

@@ -399,7 +399,7 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     where
         Self: 'a;
     /// Per-fill grid precomputation.
-    type Plan: Send + Sync;
+    type Plan: Send + Sync + 'static;
     /// The field the batch and grid jobs are compiled for: the field
     /// itself, or what a public newtype wraps (`Perlin` → `Lattice`, each
     /// combinator → `Fractal<N>`), so `Fbm<N>`, `Ridged<N>`, … share one

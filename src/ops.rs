@@ -557,7 +557,11 @@ impl<N: Source> Field for Map<N> {
     }
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        crate::field::run(self, req)
+        crate::dynamic::run_erased(self, req)
+    }
+
+    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+        crate::dynamic::run_erased(f, req)
     }
 }
 
@@ -565,6 +569,17 @@ impl<N: Source + GradField> GradField for Map<N> {
     fn validate_grad(&self) -> Result<(), Error> {
         self.validate()?;
         self.source.validate_grad()
+    }
+
+    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
+        crate::dynamic::run_grad_erased(self, req)
+    }
+
+    fn run_fractal_grad(
+        f: &crate::fractal::Fractal<Self>,
+        req: crate::field::GradRequest<'_>,
+    ) -> Result<(), Error> {
+        crate::dynamic::run_grad_erased(f, req)
     }
     /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -770,7 +785,11 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
     }
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        crate::field::run(self, req)
+        crate::dynamic::run_erased(self, req)
+    }
+
+    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+        crate::dynamic::run_erased(f, req)
     }
 }
 
@@ -815,6 +834,17 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
         self.validate()?;
         self.a.validate_grad()?;
         self.b.validate_grad()
+    }
+
+    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
+        crate::dynamic::run_grad_erased(self, req)
+    }
+
+    fn run_fractal_grad(
+        f: &crate::fractal::Fractal<Self>,
+        req: crate::field::GradRequest<'_>,
+    ) -> Result<(), Error> {
+        crate::dynamic::run_grad_erased(f, req)
     }
     /// `∇a + ∇b`, `∇a·b + a·∇b`, or the gradient of the input `min`/`max` takes.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1134,7 +1164,11 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
     }
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        crate::field::run(self, req)
+        crate::dynamic::run_erased(self, req)
+    }
+
+    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+        crate::dynamic::run_erased(f, req)
     }
 }
 
@@ -1146,6 +1180,17 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
         self.a.validate_grad()?;
         self.b.validate_grad()?;
         self.control.validate_grad()
+    }
+
+    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
+        crate::dynamic::run_grad_erased(self, req)
+    }
+
+    fn run_fractal_grad(
+        f: &crate::fractal::Fractal<Self>,
+        req: crate::field::GradRequest<'_>,
+    ) -> Result<(), Error> {
+        crate::dynamic::run_grad_erased(f, req)
     }
     /// `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`.
     #[cfg_attr(not(debug_assertions), inline(always))]

@@ -241,7 +241,11 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
     }
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        crate::field::run(self, req)
+        crate::dynamic::run_erased(self, req)
+    }
+
+    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+        crate::dynamic::run_erased(f, req)
     }
 }
 
@@ -250,6 +254,17 @@ impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
         self.validate()?;
         self.source.validate_grad()?;
         self.warp.validate_grad()
+    }
+
+    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
+        crate::dynamic::run_grad_erased(self, req)
+    }
+
+    fn run_fractal_grad(
+        f: &crate::fractal::Fractal<Self>,
+        req: crate::field::GradRequest<'_>,
+    ) -> Result<(), Error> {
+        crate::dynamic::run_grad_erased(f, req)
     }
     /// The chain rule through every iteration: with `Jₖ = ∂cₖ/∂c` (`J₀ =
     /// I`), `Jₖ₊₁[a][j] = δₐⱼ + amplitude · Σₘ ∂w/∂pₘ(cₖ + oₐ) · Jₖ[m][j]`,

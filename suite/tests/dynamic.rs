@@ -166,7 +166,7 @@ fn recipes_have_derivatives_where_their_parts_do() {
     for text in [
         "add(abs(perlin), scale_bias(value, scale=2))",
         "blend(perlin, value, perlin(seed=9))",
-        "max(perlin, clamp(value, lo=-0.5, hi=0.5))",
+        "max(perlin, clamp(value, lower=-0.5, upper=0.5))",
     ] {
         let s = recipe(text);
         assert!(s.is_differentiable(), "{text}");
