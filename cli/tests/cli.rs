@@ -6,7 +6,8 @@
 
 use noisefield::prelude::*;
 use noisefield::{
-    Billow, Blend, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value, Warp,
+    Billow, Blend, DynSource, Fbm, Grid2, Grid3, Level, Marble, Perlin, Ridged, Turbulence, Value,
+    Warp,
 };
 mod common;
 
@@ -201,36 +202,36 @@ fn a_volume_as_png_is_its_slices_stacked_vertically() {
 }
 
 /// `--source name` and the options after it, as the library builds it.
-fn library_source(name: &str) -> AnySource {
+fn library_source(name: &str) -> DynSource {
     let perlin = Perlin::new(4);
     match name {
-        "perlin" => AnySource::Perlin(perlin),
-        "value" => AnySource::Value(Value::new(4)),
-        "fbm" => AnySource::Fbm(
+        "perlin" => DynSource::new(perlin),
+        "value" => DynSource::new(Value::new(4)),
+        "fbm" => DynSource::new(
             Fbm::new(perlin)
                 .octaves(3)
                 .lacunarity(2.5)
                 .persistence(0.25),
         ),
-        "ridged" => AnySource::Ridged(
+        "ridged" => DynSource::new(
             Ridged::new(perlin)
                 .octaves(3)
                 .lacunarity(2.5)
                 .persistence(0.25),
         ),
-        "billow" => AnySource::Billow(
+        "billow" => DynSource::new(
             Billow::new(perlin)
                 .octaves(3)
                 .lacunarity(2.5)
                 .persistence(0.25),
         ),
-        "turbulence" => AnySource::Turbulence(
+        "turbulence" => DynSource::new(
             Turbulence::new(perlin)
                 .octaves(3)
                 .lacunarity(2.5)
                 .persistence(0.25),
         ),
-        _ => AnySource::Marble(
+        _ => DynSource::new(
             Marble::new(perlin)
                 .octaves(3)
                 .lacunarity(2.5)
@@ -241,31 +242,11 @@ fn library_source(name: &str) -> AnySource {
     }
 }
 
-/// The library's sources the test compares with.
-enum AnySource {
-    Perlin(Perlin),
-    Value(Value),
-    Fbm(Fbm<Perlin>),
-    Ridged(Ridged<Perlin>),
-    Billow(Billow<Perlin>),
-    Turbulence(Turbulence<Perlin>),
-    Marble(Marble<Perlin>),
-}
-
 /// The library's fill of a 3D grid by any source.
-fn fill3_by(source: &AnySource, grid: &Grid3) -> Vec<f32> {
+fn fill3_by(source: &DynSource, grid: &Grid3) -> Vec<f32> {
     let [nx, ny, nz] = grid.size();
     let mut out = vec![0.0; nx * ny * nz];
-    match source {
-        AnySource::Perlin(s) => s.fill_grid(grid, &mut out),
-        AnySource::Value(s) => s.fill_grid(grid, &mut out),
-        AnySource::Fbm(s) => s.fill_grid(grid, &mut out),
-        AnySource::Ridged(s) => s.fill_grid(grid, &mut out),
-        AnySource::Billow(s) => s.fill_grid(grid, &mut out),
-        AnySource::Turbulence(s) => s.fill_grid(grid, &mut out),
-        AnySource::Marble(s) => s.fill_grid(grid, &mut out),
-    }
-    .unwrap();
+    source.fill_grid(grid, &mut out).unwrap();
     out
 }
 

@@ -14,7 +14,9 @@ The Python face of the Rust library ``noisefield``::
 
 Sources: :class:`Perlin`, :class:`Value` (lattice noises) and the fractals
 :class:`Fbm`, :class:`Billow`, :class:`Ridged`, :class:`Turbulence`,
-:class:`Marble` over either. Objects are immutable; ``with_*`` methods return
+:class:`Marble` over either; :class:`Recipe` is any source graph of the
+library as text (``"ridged(warp(perlin(seed=7), perlin(seed=8)), octaves=5)"``),
+operators and warps included. Objects are immutable; ``with_*`` methods return
 new ones. Bad arguments raise ``ValueError`` (the library's own message) or
 ``TypeError`` before any work (an output too large to allocate is a
 ``ValueError`` too). Every computation releases the GIL; on the main thread
@@ -50,6 +52,7 @@ __all__ = [
     "Ridged",
     "Turbulence",
     "Marble",
+    "Recipe",
     "available_levels",
     "detect_level",
     "UNPERIODIC",
@@ -125,7 +128,8 @@ class Source:
     _params: dict
 
     def __init__(self, *args, **kwargs) -> None:
-        raise TypeError(f"{type(self).__name__} is not made directly: use Perlin, Value or a fractal")
+        raise TypeError(f"{type(self).__name__} is not made directly: use Perlin, Value, a fractal "
+                        "or a Recipe")
 
     # -- identity ---------------------------------------------------------
 
@@ -256,13 +260,15 @@ class Source:
 
 
 class Differentiable(Source):
-    """A source with analytic derivatives (Perlin, Value, Fbm)."""
+    """A source with analytic derivatives (Perlin, Value, Fbm; a
+    :class:`Recipe` where every part of it has them)."""
 
     __slots__ = ()
 
     def _points_grad(self, coords: tuple, threads: Optional[int]):
         threads = _threads(threads)
         arrays, shape = _coordinates(coords, np.float32)
+        self._core.grad_check()  # before allocating outputs
         out, *grads = _empty(shape, 1 + len(arrays))
         try:
             arrays = [np.ascontiguousarray(np.broadcast_to(a, shape)) for a in arrays]
@@ -303,6 +309,7 @@ class Differentiable(Source):
         point path computes it."""
         threads = _threads(threads)
         shape, origin, step, offset, size = self._grid_args(shape, origin, step, window)
+        self._core.grad_check()  # before allocating outputs
         out, *grads = _empty(size, 1 + len(size))
         self._core.fill_grid_grad(list(shape), origin, step, offset, size, out, grads, threads)
         return out, tuple(grads)
@@ -493,12 +500,75 @@ class Marble(_Fractal):
                          power=power, stripes=stripes)
 
 
+class Recipe(Differentiable):
+    """Any source graph of the library, from its text (the Rust
+    ``noisefield::Recipe``)::
+
+        terrain = Recipe("ridged(warp(perlin(seed=7), perlin(seed=8)), octaves=5)")
+        img = terrain.grid((512, 512), step=1 / 128)
+
+    Names: ``perlin``, ``value`` (``seed``, ``hash``, ``fade``,
+    ``period``), the fractals ``fbm``, ``billow``, ``ridged``,
+    ``turbulence``, ``marble`` (``octaves``, ``lacunarity``,
+    ``persistence``, ``normalize``; ``stripes`` and ``power`` for marble)
+    over one input (Perlin by default), the operators ``scale_bias``,
+    ``abs``, ``clamp``, ``terrace``, ``curve``, ``add``, ``multiply``,
+    ``min``, ``max``, ``blend``, ``select``, and ``warp(source, field,
+    amplitude=, iterations=)``; the Rust ``Recipe`` documents each. A
+    recipe gives the same bits as the same graph of classes
+    (``Recipe("fbm(perlin(seed=3), octaves=4)")`` is ``Fbm(Perlin(3),
+    octaves=4)``) and of ``noisefield render --source '<recipe>'``.
+
+    The same methods as :class:`Perlin`: points, grids, ``bounds``,
+    :mod:`noisefield.dask`, and derivatives (``noise2_grad``,
+    ``grid_grad``, ...) where every part of the graph has them
+    (:attr:`differentiable`: perlin, value, fbm, the operators and warp
+    over them; ridged, billow, turbulence and marble have none, and there
+    those methods raise ``TypeError`` before any work).
+
+    A recipe the library refuses raises ``ValueError`` here with its
+    message, the column and an excerpt of the text: bad syntax, an unknown
+    name or parameter, a value out of range, a graph costing more than
+    4096 lattice evaluations per sample, or values that could leave
+    float32's range. ``level``: a SIMD level name for every part (``None``:
+    the best this CPU has).
+    """
+
+    __slots__ = ()
+
+    def __init__(self, text: str, *, level: Optional[str] = None) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"a recipe is a string such as 'fbm(perlin(seed=7))', "
+                            f"not {type(text).__name__}")
+        level = _level(level)
+        self._core, printed = _noisefield.recipe(text, level)
+        self._params = {"text": printed, "level": level}
+
+    @property
+    def text(self) -> str:
+        """The recipe as the library prints it (whitespace normalised,
+        parameters and numbers as written); it parses to the same recipe."""
+        return self._params["text"]
+
+    @property
+    def differentiable(self) -> bool:
+        """Whether the derivative methods work: every part of the graph has
+        analytic derivatives."""
+        return self._core.differentiable
+
+    def __repr__(self) -> str:
+        level = self._params["level"]
+        return f"Recipe({self.text!r}" + ("" if level is None else f", level={level!r}") + ")"
+
+
 # -- helpers -------------------------------------------------------------
 
 
 def _rebuild(cls: type, params: dict) -> Source:
     """``cls`` made again from its parameters (pickling, ``with_*``)."""
     params = dict(params)
+    if issubclass(cls, Recipe):
+        return cls(params["text"], level=params["level"])
     if issubclass(cls, _Lattice):
         obj = cls.__new__(cls)
         if params["hash"] not in _HASHES + ("reference",):

@@ -1,7 +1,9 @@
 //! `noisefield._noisefield`: the Rust half of the Python package.
 //!
 //! The Python classes (`noisefield/__init__.py`) hold their parameters and
-//! one [`Core`] each: a library source built from those parameters. Python
+//! one [`Core`] each: a library source built from those parameters (or
+//! from a recipe's text), behind the library's run-time face
+//! [`DynSource`], which has derivatives where the source has them. Python
 //! does what numpy does best (turning arguments into arrays of one dtype,
 //! broadcasting shapes, allocating the output); this module checks every
 //! argument against the library, releases the GIL and writes straight into
@@ -10,7 +12,7 @@
 //! ```text
 //! Core.fill(coords, out, threads):
 //!     coords: 1..=4 arrays, all float32 or all float64, each broadcastable to out.shape
-//!     all contiguous with out's shape  -> the library's fillD / fillD_f64 on the slices
+//!     all contiguous with out's shape  -> the library's fill / fill_f64 on the slices
 //!     otherwise                        -> blocks of BLOCK points gathered in C order, then the same
 //!     GIL released; on the rayon pool in pieces of CHUNK points unless threads == 1,
 //!     else in blocks of POINT_BLOCK points
@@ -34,9 +36,10 @@
 //! input: sizes are checked before they are multiplied, and lengths before
 //! slices are taken.
 
+use noisefield::prelude::*;
 use noisefield::{
-    Billow, Differentiable, Error, Fade, Fbm, Grid, HashMode, Level, Marble, Perlin, Ridged,
-    Source, Turbulence, Value,
+    Billow, DynSource, EXCERPT_CHARS, Error, Fade, Fbm, Grid, HashMode, Level, Marble, Perlin,
+    Recipe, RecipeError, Ridged, Turbulence, Value,
 };
 use numpy::ndarray::{ArrayViewD, IxDyn};
 use numpy::{Element, PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArrayMethods};
@@ -90,152 +93,31 @@ const WINDOW: usize = 1 << 14;
 /// Most worker threads `threads=` accepts (the command line's limit).
 const MAX_THREADS: usize = 1024;
 
-/// A library error as Python sees it: `ValueError` with the same message.
+/// A library error as Python sees it: `ValueError` with the same message
+/// (`TypeError` for derivatives asked of a source without them, which
+/// [`Core::has_gradient`] refuses first with the source's name).
 fn value_error(e: Error) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
-
-/// Every source the Python package offers. The library's sources are
-/// distinct types, so they are held in one enum and each call forwards with
-/// one `match` (`each_source!`).
-#[derive(Clone, Debug)]
-enum AnySource {
-    Perlin(Perlin),
-    Value(Value),
-    FbmP(Fbm<Perlin>),
-    FbmV(Fbm<Value>),
-    BillowP(Billow<Perlin>),
-    BillowV(Billow<Value>),
-    RidgedP(Ridged<Perlin>),
-    RidgedV(Ridged<Value>),
-    TurbulenceP(Turbulence<Perlin>),
-    TurbulenceV(Turbulence<Value>),
-    MarbleP(Marble<Perlin>),
-    MarbleV(Marble<Value>),
-}
-
-/// `$body` with `$s` bound to the source inside `$source`, whatever its type.
-macro_rules! each_source {
-    ($source:expr, $s:ident => $body:expr) => {
-        match $source {
-            AnySource::Perlin($s) => $body,
-            AnySource::Value($s) => $body,
-            AnySource::FbmP($s) => $body,
-            AnySource::FbmV($s) => $body,
-            AnySource::BillowP($s) => $body,
-            AnySource::BillowV($s) => $body,
-            AnySource::RidgedP($s) => $body,
-            AnySource::RidgedV($s) => $body,
-            AnySource::TurbulenceP($s) => $body,
-            AnySource::TurbulenceV($s) => $body,
-            AnySource::MarbleP($s) => $body,
-            AnySource::MarbleV($s) => $body,
-        }
-    };
-}
-
-/// `Some($body)` with `$s` bound to the source when it has derivatives
-/// (Perlin, Value, Fbm over them), else `None`.
-macro_rules! each_gradient {
-    ($source:expr, $s:ident => $body:expr) => {
-        match $source {
-            AnySource::Perlin($s) => Some($body),
-            AnySource::Value($s) => Some($body),
-            AnySource::FbmP($s) => Some($body),
-            AnySource::FbmV($s) => Some($body),
-            _ => None,
-        }
-    };
-}
-
-/// The library's fill methods in `D` dimensions, with the `par` flag
-/// choosing the `_par` grid methods.
-trait Dim<const D: usize> {
-    fn grid<S: Source>(s: &S, g: &Grid<D>, out: &mut [f32], par: bool) -> Result<(), Error>;
-    fn grid_grad<S: Differentiable>(
-        s: &S,
-        g: &Grid<D>,
-        out: &mut [f32],
-        grad: [&mut [f32]; D],
-        par: bool,
-    ) -> Result<(), Error>;
-    fn points32<S: Source>(s: &S, c: [&[f32]; D], out: &mut [f32]) -> Result<(), Error>;
-    fn points64<S: Source>(s: &S, c: [&[f64]; D], out: &mut [f32]) -> Result<(), Error>;
-    fn points_grad<S: Differentiable>(
-        s: &S,
-        c: [&[f32]; D],
-        out: &mut [f32],
-        grad: [&mut [f32]; D],
-    ) -> Result<(), Error>;
-}
-
-/// The implementor of [`Dim`] for every `D`.
-struct Dims;
-
-impl<const D: usize> Dim<D> for Dims {
-    fn grid<S: Source>(s: &S, g: &Grid<D>, out: &mut [f32], par: bool) -> Result<(), Error> {
-        if par {
-            s.fill_grid_par(g, out)
-        } else {
-            s.fill_grid(g, out)
-        }
-    }
-    fn grid_grad<S: Differentiable>(
-        s: &S,
-        g: &Grid<D>,
-        out: &mut [f32],
-        grad: [&mut [f32]; D],
-        par: bool,
-    ) -> Result<(), Error> {
-        if par {
-            s.fill_grid_grad_par(g, out, grad)
-        } else {
-            s.fill_grid_grad(g, out, grad)
-        }
-    }
-    fn points32<S: Source>(s: &S, c: [&[f32]; D], out: &mut [f32]) -> Result<(), Error> {
-        s.fill(c, out)
-    }
-    fn points64<S: Source>(s: &S, c: [&[f64]; D], out: &mut [f32]) -> Result<(), Error> {
-        s.fill_f64(c, out)
-    }
-    fn points_grad<S: Differentiable>(
-        s: &S,
-        c: [&[f32]; D],
-        out: &mut [f32],
-        grad: [&mut [f32]; D],
-    ) -> Result<(), Error> {
-        s.fill_grad(c, out, grad)
+    match e {
+        Error::NotDifferentiable => PyTypeError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
     }
 }
 
-/// A coordinate element type: `f32` (the library's `fillD`) or `f64`
-/// (`fillD_f64`).
+/// A coordinate element type: `f32` (the library's `fill`) or `f64`
+/// (`fill_f64`).
 trait Coordinate: Element + Copy + Default + Send + Sync {
-    fn fill<S: Source, const D: usize>(
-        s: &S,
-        c: [&[Self]; D],
-        out: &mut [f32],
-    ) -> Result<(), Error>
-    where
-        Dims: Dim<D>;
+    fn fill<const D: usize>(s: &DynSource, c: [&[Self]; D], out: &mut [f32]) -> Result<(), Error>;
 }
 
 impl Coordinate for f32 {
-    fn fill<S: Source, const D: usize>(s: &S, c: [&[f32]; D], out: &mut [f32]) -> Result<(), Error>
-    where
-        Dims: Dim<D>,
-    {
-        <Dims as Dim<D>>::points32(s, c, out)
+    fn fill<const D: usize>(s: &DynSource, c: [&[f32]; D], out: &mut [f32]) -> Result<(), Error> {
+        s.fill(c, out)
     }
 }
 
 impl Coordinate for f64 {
-    fn fill<S: Source, const D: usize>(s: &S, c: [&[f64]; D], out: &mut [f32]) -> Result<(), Error>
-    where
-        Dims: Dim<D>,
-    {
-        <Dims as Dim<D>>::points64(s, c, out)
+    fn fill<const D: usize>(s: &DynSource, c: [&[f64]; D], out: &mut [f32]) -> Result<(), Error> {
+        s.fill_f64(c, out)
     }
 }
 
@@ -430,16 +312,13 @@ fn run_jobs<J: Send>(
 /// [`CHUNK`] points in parallel, [`POINT_BLOCK`] on one thread (every point
 /// is computed alone, so the split changes no bit), looking for Ctrl-C
 /// between them.
-fn fill_slices<S: Source, T: Coordinate, const D: usize>(
-    s: &S,
+fn fill_slices<T: Coordinate, const D: usize>(
+    s: &DynSource,
     coords: [&[T]; D],
     out: &mut [f32],
     workers: &Workers,
     watch: Watch,
-) -> PyResult<()>
-where
-    Dims: Dim<D>,
-{
+) -> PyResult<()> {
     if !workers.parallel() && !watch.main {
         return T::fill(s, coords, out).map_err(value_error);
     }
@@ -477,17 +356,14 @@ fn broadcast<'a, T: Element>(
 /// `out` (C order, `shape`) filled with the source at the broadcast
 /// coordinates: straight from the arrays when they are contiguous with the
 /// output's shape, else gathered [`BLOCK`] points at a time.
-fn fill_points<S: Source, T: Coordinate, const D: usize>(
-    s: &S,
+fn fill_points<T: Coordinate, const D: usize>(
+    s: &DynSource,
     coords: &[ArrayViewD<'_, T>],
     shape: &[usize],
     out: &mut [f32],
     workers: &Workers,
     watch: Watch,
-) -> PyResult<()>
-where
-    Dims: Dim<D>,
-{
+) -> PyResult<()> {
     let views = broadcast(coords, shape)?;
     let slices: Option<Vec<&[T]>> = views.iter().map(|v| v.as_slice()).collect();
     if let Some(slices) = slices
@@ -662,36 +538,34 @@ fn fill_windows<const D: usize, O: Outputs>(
 }
 
 /// Fills `out` with `s` over `grid` ([`fill_windows`]).
-fn fill_grid<S: Source, const D: usize>(
-    s: &S,
+fn fill_grid<const D: usize>(
+    s: &DynSource,
     grid: &Grid<D>,
     out: &mut [f32],
     first: usize,
     workers: &Workers,
     watch: Watch,
-) -> PyResult<()>
-where
-    Dims: Dim<D>,
-{
+) -> PyResult<()> {
     fill_windows(grid, out, first, workers, watch, |window, out, par| {
-        <Dims as Dim<D>>::grid(s, window, out, par)
+        if par {
+            s.fill_grid_par(window, out)
+        } else {
+            s.fill_grid(window, out)
+        }
     })
 }
 
 /// Fills `out` and `grads` (x first) with `s` and its derivatives over
 /// `grid` ([`fill_windows`]).
-fn fill_grid_grad<S: Differentiable, const D: usize>(
-    s: &S,
+fn fill_grid_grad<const D: usize>(
+    s: &DynSource,
     grid: &Grid<D>,
     out: &mut [f32],
     grads: Vec<&mut [f32]>,
     first: usize,
     workers: &Workers,
     watch: Watch,
-) -> PyResult<()>
-where
-    Dims: Dim<D>,
-{
+) -> PyResult<()> {
     fill_windows(
         grid,
         (out, grads),
@@ -702,7 +576,11 @@ where
             let mut grads = grads.into_iter();
             // One derivative array per axis: each has its piece.
             let grads: [&mut [f32]; D] = std::array::from_fn(|_| grads.next().unwrap_or_default());
-            <Dims as Dim<D>>::grid_grad(s, window, out, grads, par)
+            if par {
+                s.fill_grid_grad_par(window, out, grads)
+            } else {
+                s.fill_grid_grad(window, out, grads)
+            }
         },
     )
 }
@@ -763,7 +641,31 @@ fn check_lengths(shape: &[usize], lists: [(&str, usize); 4]) -> PyResult<()> {
 /// A noise source: the library's, ready to fill points and grids.
 #[pyclass(frozen, module = "noisefield._noisefield")]
 struct Core {
-    source: AnySource,
+    /// The source behind the library's run-time face: every call is one
+    /// call into the source's own compiled path. It has derivatives where
+    /// the source has them ([`DynSource::is_differentiable`]).
+    source: DynSource,
+    /// Lattice evaluations per sample (a fractal's octaves, a recipe's
+    /// cost), for [`Core::first_window`].
+    work: u64,
+    /// What the source was built as.
+    origin: Origin,
+}
+
+/// What a [`Core`] was built as: what [`fractal`] builds over, and what
+/// the error of a derivative call without derivatives names.
+#[derive(Clone, Debug)]
+enum Origin {
+    /// A lattice noise, kept as its own type: the library's fractals take
+    /// it as that, so that they run their own compiled path (not a call
+    /// into a [`DynSource`] per kernel step).
+    Perlin(Perlin),
+    /// A value noise, as [`Origin::Perlin`].
+    Value(Value),
+    /// A fractal, by its Python class name (`"Ridged"`).
+    Fractal(&'static str),
+    /// A recipe, as the library prints it.
+    Recipe(String),
 }
 
 /// A level by name (`"scalar"`, `"portable"`, `"avx2"`, `"avx512"`, `"neon"`).
@@ -822,16 +724,32 @@ fn lattice(
     fade: &str,
     level: Option<&str>,
 ) -> PyResult<Core> {
-    let source = match kind {
-        "perlin" => AnySource::Perlin(build_lattice!(Perlin, seed, hash, period, fade, level)),
-        "value" => AnySource::Value(build_lattice!(Value, seed, hash, period, fade, level)),
+    let (source, origin) = match kind {
+        "perlin" => {
+            let noise = build_lattice!(Perlin, seed, hash, period, fade, level);
+            (
+                DynSource::differentiable(noise.clone()),
+                Origin::Perlin(noise),
+            )
+        }
+        "value" => {
+            let noise = build_lattice!(Value, seed, hash, period, fade, level);
+            (
+                DynSource::differentiable(noise.clone()),
+                Origin::Value(noise),
+            )
+        }
         _ => {
             return Err(PyValueError::new_err(format!(
                 "unknown lattice {kind:?}: expected 'perlin' or 'value'"
             )));
         }
     };
-    Ok(Core { source })
+    Ok(Core {
+        source,
+        work: 1,
+        origin,
+    })
 }
 
 /// The fractal settings from Python, in one place.
@@ -858,26 +776,39 @@ macro_rules! build_fractal {
     }};
 }
 
-/// One combinator of each lattice, by `kind`.
-macro_rules! fractal_of {
-    ($kind:expr, $base:expr, $o:expr, $power:expr, $stripes:expr,
-     $fbm:ident, $billow:ident, $ridged:ident, $turbulence:ident, $marble:ident) => {
-        match $kind {
-            "fbm" => AnySource::$fbm(build_fractal!(Fbm, $base, $o)),
-            "billow" => AnySource::$billow(build_fractal!(Billow, $base, $o)),
-            "ridged" => AnySource::$ridged(build_fractal!(Ridged, $base, $o)),
-            "turbulence" => AnySource::$turbulence(build_fractal!(Turbulence, $base, $o)),
-            "marble" => AnySource::$marble(
-                build_fractal!(Marble, $base, $o).power($power).stripes($stripes),
-            ),
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown fractal {:?}: expected 'fbm', 'billow', 'ridged', 'turbulence' or 'marble'",
-                    $kind
-                )));
-            }
+/// The combinator `kind` over `base` with `o`'s settings (`power` and
+/// `stripes` for marble), and its Python class name: Fbm with its
+/// derivatives, the others without.
+fn fractal_over<N: Differentiable + 'static>(
+    kind: &str,
+    base: N,
+    o: &Octaves,
+    power: f32,
+    stripes: f32,
+) -> PyResult<(DynSource, &'static str)> {
+    Ok(match kind {
+        "fbm" => (
+            DynSource::differentiable(build_fractal!(Fbm, base, o)),
+            "Fbm",
+        ),
+        "billow" => (DynSource::new(build_fractal!(Billow, base, o)), "Billow"),
+        "ridged" => (DynSource::new(build_fractal!(Ridged, base, o)), "Ridged"),
+        "turbulence" => (
+            DynSource::new(build_fractal!(Turbulence, base, o)),
+            "Turbulence",
+        ),
+        "marble" => {
+            let marble = build_fractal!(Marble, base, o)
+                .power(power)
+                .stripes(stripes);
+            (DynSource::new(marble), "Marble")
         }
-    };
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown fractal {kind:?}: expected 'fbm', 'billow', 'ridged', 'turbulence' or 'marble'"
+            )));
+        }
+    })
 }
 
 /// A fractal combinator (`"fbm"`, `"billow"`, `"ridged"`, `"turbulence"`,
@@ -904,69 +835,98 @@ fn fractal(
         normalize,
         level: level.map(parse_level).transpose()?,
     };
-    let source = match &base.source {
-        AnySource::Perlin(p) => fractal_of!(
-            kind,
-            p.clone(),
-            o,
-            power,
-            stripes,
-            FbmP,
-            BillowP,
-            RidgedP,
-            TurbulenceP,
-            MarbleP
-        ),
-        AnySource::Value(v) => fractal_of!(
-            kind,
-            v.clone(),
-            o,
-            power,
-            stripes,
-            FbmV,
-            BillowV,
-            RidgedV,
-            TurbulenceV,
-            MarbleV
-        ),
+    let (source, name) = match &base.origin {
+        Origin::Perlin(p) => fractal_over(kind, p.clone(), &o, power, stripes)?,
+        Origin::Value(v) => fractal_over(kind, v.clone(), &o, power, stripes)?,
         _ => {
             return Err(PyTypeError::new_err(
                 "a fractal's source must be a Perlin or a Value noise",
             ));
         }
     };
-    each_source!(&source, s => s.check()).map_err(value_error)?;
-    Ok(Core { source })
+    source.check().map_err(value_error)?;
+    Ok(Core {
+        source,
+        work: u64::from(octaves),
+        origin: Origin::Fractal(name),
+    })
+}
+
+/// The source graph of a recipe (the library's `Recipe`, e.g.
+/// `"ridged(warp(perlin(seed=7), perlin(seed=8)), octaves=5)"`) at `level`
+/// (`None`: the best this CPU has), and the recipe as the library prints
+/// it (whitespace normalised; it parses to the same recipe). A recipe the
+/// library refuses (its syntax, a name, a parameter, its cost or its
+/// bounds) is a `ValueError` with the library's message and an excerpt of
+/// the text with a caret under the column.
+#[pyfunction]
+#[pyo3(signature = (text, level))]
+fn recipe(text: &str, level: Option<&str>) -> PyResult<(Core, String)> {
+    let recipe: Recipe = text.parse().map_err(|e: RecipeError| {
+        let excerpt = e.excerpt(text).replace('\n', "\n  ");
+        PyValueError::new_err(format!("{e}\n  {excerpt}"))
+    })?;
+    let mut source = recipe.source();
+    if let Some(level) = level {
+        source = source
+            .with_level(parse_level(level)?)
+            .map_err(value_error)?;
+    }
+    let printed = recipe.to_string();
+    let core = Core {
+        source,
+        work: recipe.cost(),
+        origin: Origin::Recipe(printed.clone()),
+    };
+    Ok((core, printed))
 }
 
 impl Core {
     /// The samples of the first, timed window of a `dimension`-D grid fill:
     /// [`FIRST_TIME`] of work by a generous estimate (nanoseconds per
-    /// sample and octave, measured on an AMD EPYC core and rounded up; 1D
-    /// grids are one row, all preparation). Too small a window costs speed
-    /// (each window prepares its rows anew: a grid split in two at a SIMD
-    /// level takes up to a few percent longer), too large delays a Ctrl-C.
+    /// sample and lattice evaluation, measured on an AMD EPYC core and
+    /// rounded up; 1D grids are one row, all preparation). Too small a
+    /// window costs speed (each window prepares its rows anew: a grid split
+    /// in two at a SIMD level takes up to a few percent longer), too large
+    /// delays a Ctrl-C.
     fn first_window(&self, dimension: usize) -> usize {
-        let per_octave = match each_source!(&self.source, s => s.level()).name() {
+        let per_octave = match self.source.level().name() {
             "scalar" => [24.0, 6.0, 10.0, 48.0],
             "portable" | "neon" => [16.0, 3.0, 6.0, 24.0],
             _ => [16.0, 0.8, 1.2, 6.0],
         }[dimension.clamp(1, 4) - 1];
-        let octaves = match &self.source {
-            AnySource::Perlin(_) | AnySource::Value(_) => 1,
-            AnySource::FbmP(f) => f.octave_count(),
-            AnySource::FbmV(f) => f.octave_count(),
-            AnySource::BillowP(f) => f.octave_count(),
-            AnySource::BillowV(f) => f.octave_count(),
-            AnySource::RidgedP(f) => f.octave_count(),
-            AnySource::RidgedV(f) => f.octave_count(),
-            AnySource::TurbulenceP(f) => f.octave_count(),
-            AnySource::TurbulenceV(f) => f.octave_count(),
-            AnySource::MarbleP(f) => f.octave_count(),
-            AnySource::MarbleV(f) => f.octave_count(),
-        };
-        let count = FIRST_TIME.as_nanos() as f64 / (per_octave * f64::from(octaves.max(1)));
+        let count = FIRST_TIME.as_nanos() as f64 / (per_octave * self.work.max(1) as f64);
         (count as usize).max(1)
+    }
+
+    /// `Err` (a `TypeError` naming the source) unless the source has
+    /// derivatives: checked before any derivative call does any work.
+    fn has_gradient(&self) -> PyResult<()> {
+        if self.source.is_differentiable() {
+            return Ok(());
+        }
+        let message = match &self.origin {
+            Origin::Recipe(text) => format!(
+                "the recipe {} has no analytic derivatives: ridged, billow, turbulence and \
+                 marble have none; perlin, value, fbm, the operators and warp over them have",
+                shortened(text)
+            ),
+            Origin::Fractal(name) => {
+                format!("{name} has no analytic derivatives; Perlin, Value and Fbm over them have")
+            }
+            // Lattices have derivatives; this names the library's reason.
+            Origin::Perlin(_) | Origin::Value(_) => Error::NotDifferentiable.to_string(),
+        };
+        Err(PyTypeError::new_err(message))
+    }
+}
+
+/// A recipe for a message: its first [`EXCERPT_CHARS`] characters (a
+/// recipe may be megabytes long), `…` where it is cut.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
     }
 }
 
@@ -975,7 +935,7 @@ impl Core {
     /// The SIMD level the fills run at.
     #[getter]
     fn level(&self) -> &'static str {
-        each_source!(&self.source, s => s.level()).name()
+        self.source.level().name()
     }
 
     /// An interval `(lo, hi)` holding every output of `dimension`-D noise.
@@ -985,13 +945,20 @@ impl Core {
                 "dimension {dimension}: noise has 1 to 4 dimensions"
             )));
         }
-        Ok(each_source!(&self.source, s => s.bounds(dimension)))
+        Ok(self.source.bounds(dimension))
     }
 
     /// Whether the source has analytic derivatives.
     #[getter]
     fn differentiable(&self) -> bool {
-        each_gradient!(&self.source, _s => ()).is_some()
+        self.source.is_differentiable()
+    }
+
+    /// Raises what a derivative call raises for a source without
+    /// derivatives (a `TypeError`), so that callers can check before they
+    /// allocate outputs.
+    fn grad_check(&self) -> PyResult<()> {
+        self.has_gradient()
     }
 
     /// `out[i] = noise(coords[0][i], ...)`, the coordinates broadcast to
@@ -1015,13 +982,11 @@ impl Core {
         macro_rules! go {
             ($arrays:expr) => {{
                 let views: Vec<_> = $arrays.iter().map(|a| a.as_array()).collect();
-                py.detach(|| {
-                    each_source!(source, s => match views.len() {
-                        1 => fill_points::<_, _, 1>(s, &views, &shape, out, &workers, watch),
-                        2 => fill_points::<_, _, 2>(s, &views, &shape, out, &workers, watch),
-                        3 => fill_points::<_, _, 3>(s, &views, &shape, out, &workers, watch),
-                        _ => fill_points::<_, _, 4>(s, &views, &shape, out, &workers, watch),
-                    })
+                py.detach(|| match views.len() {
+                    1 => fill_points::<_, 1>(source, &views, &shape, out, &workers, watch),
+                    2 => fill_points::<_, 2>(source, &views, &shape, out, &workers, watch),
+                    3 => fill_points::<_, 3>(source, &views, &shape, out, &workers, watch),
+                    _ => fill_points::<_, 4>(source, &views, &shape, out, &workers, watch),
                 })
             }};
         }
@@ -1059,17 +1024,14 @@ impl Core {
             .map(|g| g.as_slice_mut().map_err(|_| contiguous()))
             .collect::<PyResult<_>>()?;
         let source = &self.source;
-        fn go<S: Differentiable, const D: usize>(
-            s: &S,
+        fn go<const D: usize>(
+            s: &DynSource,
             xs: Vec<&[f32]>,
             out: &mut [f32],
             gs: Vec<&mut [f32]>,
             workers: &Workers,
             watch: Watch,
-        ) -> PyResult<()>
-        where
-            Dims: Dim<D>,
-        {
+        ) -> PyResult<()> {
             let xs: [&[f32]; D] = std::array::from_fn(|a| xs[a]);
             // In pieces as `fill_slices`: every point is computed alone.
             let size = if workers.parallel() {
@@ -1086,7 +1048,7 @@ impl Core {
             }
             run_jobs(work, workers, watch, |(start, out, g), _| {
                 let piece = xs.map(|x| &x[start..start + out.len()]);
-                <Dims as Dim<D>>::points_grad(s, piece, out, g)
+                s.fill_grad(piece, out, g)
             })
         }
         // Every array the length of `out`, so that each piece below exists.
@@ -1096,16 +1058,14 @@ impl Core {
                 "coordinate, output and derivative arrays must all have one shape",
             ));
         }
+        self.has_gradient()?;
         let watch = Watch::new(py, n);
-        let result = py.detach(|| {
-            each_gradient!(source, s => match xs.len() {
-                1 => go::<_, 1>(s, xs, out, gs, &workers, watch),
-                2 => go::<_, 2>(s, xs, out, gs, &workers, watch),
-                3 => go::<_, 3>(s, xs, out, gs, &workers, watch),
-                _ => go::<_, 4>(s, xs, out, gs, &workers, watch),
-            })
-        });
-        result.unwrap_or_else(|| Err(no_gradient(source)))
+        py.detach(|| match xs.len() {
+            1 => go::<1>(source, xs, out, gs, &workers, watch),
+            2 => go::<2>(source, xs, out, gs, &workers, watch),
+            3 => go::<3>(source, xs, out, gs, &workers, watch),
+            _ => go::<4>(source, xs, out, gs, &workers, watch),
+        })
     }
 
     /// Checks a grid and its window (numpy axis order); returns the
@@ -1178,7 +1138,7 @@ impl Core {
             ($d:literal) => {{
                 let grid = grid_window::<$d>(&shape, &origin, &step, &offset, &size)?;
                 let first = self.first_window($d);
-                py.detach(|| each_source!(source, s => fill_grid(s, &grid, out, first, &workers, watch)))
+                py.detach(|| fill_grid(source, &grid, out, first, &workers, watch))
             }};
         }
         match shape.len() {
@@ -1213,9 +1173,7 @@ impl Core {
             offset.clone(),
             size.clone(),
         )?;
-        if !self.differentiable() {
-            return Err(no_gradient(&self.source));
-        }
+        self.has_gradient()?;
         if grads.len() != shape.len()
             || std::iter::once(&out)
                 .chain(grads.iter())
@@ -1244,32 +1202,16 @@ impl Core {
                 // Derivatives take the f64 point path, some 8 times the work
                 // of values per sample, with no preparation per window.
                 let first = self.first_window($d) / 8;
-                py.detach(|| {
-                    each_gradient!(source, s => fill_grid_grad(s, &grid, out, gs, first, &workers, watch))
-                })
+                py.detach(|| fill_grid_grad(source, &grid, out, gs, first, &workers, watch))
             }};
         }
-        let result = match shape.len() {
+        match shape.len() {
             1 => go!(1),
             2 => go!(2),
             3 => go!(3),
             _ => go!(4),
-        };
-        result.unwrap_or_else(|| Err(no_gradient(source)))
+        }
     }
-}
-
-/// The error of asking a source without derivatives for them.
-fn no_gradient(source: &AnySource) -> PyErr {
-    let name = match source {
-        AnySource::BillowP(_) | AnySource::BillowV(_) => "Billow",
-        AnySource::RidgedP(_) | AnySource::RidgedV(_) => "Ridged",
-        AnySource::TurbulenceP(_) | AnySource::TurbulenceV(_) => "Turbulence",
-        _ => "Marble",
-    };
-    PyTypeError::new_err(format!(
-        "{name} has no analytic derivatives; Perlin, Value and Fbm over them have"
-    ))
 }
 
 /// The SIMD levels this CPU runs, slowest first.
@@ -1329,10 +1271,10 @@ fn _bench_grid<'py>(
         for _ in 0..repeats {
             let start = Instant::now();
             match buffer.as_deref_mut() {
-                Some(out) => each_source!(source, s => s.fill_grid_par(&grid, out))?,
+                Some(out) => source.fill_grid_par(&grid, out)?,
                 None => {
                     let mut out = vec![0.0f32; n];
-                    each_source!(source, s => s.fill_grid_par(&grid, &mut out))?;
+                    source.fill_grid_par(&grid, &mut out)?;
                     drop(std::hint::black_box(out));
                 }
             }
@@ -1366,7 +1308,7 @@ fn _bench_fill3<'py>(
         let mut times = Vec::with_capacity(repeats);
         for _ in 0..repeats {
             let start = Instant::now();
-            each_source!(source, s => s.fill([xs, ys, zs], &mut out))?;
+            source.fill([xs, ys, zs], &mut out)?;
             times.push(start.elapsed().as_secs_f64());
         }
         std::hint::black_box(&out);
@@ -1381,6 +1323,7 @@ fn _noisefield(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_function(wrap_pyfunction!(lattice, m)?)?;
     m.add_function(wrap_pyfunction!(fractal, m)?)?;
+    m.add_function(wrap_pyfunction!(recipe, m)?)?;
     m.add_function(wrap_pyfunction!(available_levels, m)?)?;
     m.add_function(wrap_pyfunction!(detect_level, m)?)?;
     m.add_function(wrap_pyfunction!(_bench_grid, m)?)?;

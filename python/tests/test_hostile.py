@@ -105,6 +105,23 @@ for kind in ("Fbm", "Billow", "Ridged", "Turbulence", "Marble"):
 cases("nf.Marble(p, power={})", NOT_REAL + NOT_FINITE)
 cases("nf.Marble(p, stripes={})", NOT_REAL + NOT_FINITE)
 case("nf.Fbm(p, power=4.0)")
+cases("nf.Recipe({})", NOT_STRING + ["None", '""', '"perlin("', '"fbm(perlin, octaves=40)"',
+                                     '"x" * 10**6', '"(" * 10**5', '"perlin(seed=-1)"',
+                                     '"\\ud800"', '"perlin\\0"', '"perlin(seed=1e400)"',
+                                     '"fbm(fbm(fbm(octaves=32), octaves=32), octaves=32)"',
+                                     '"scale_bias(perlin, scale=3e38, bias=3e38)"',
+                                     '"warp(perlin, perlin, iterations=1000)"',
+                                     '"terrace(perlin, points=[" + "0," * 10**5 + "1])"'])
+cases("nf.Recipe({})", ['"  perlin  "', '"warp(fbm(octaves=4), perlin, iterations=2)"'], "ok")
+cases("nf.Recipe('perlin', level={})", ["5", '"sse9"', 'b"avx2"', '""'])
+case("nf.Recipe('perlin', bogus=1)")
+case("nf.Fbm(nf.Recipe('perlin'))")
+cases("nf.Recipe('ridged(perlin)').{}", ["noise1_grad(0.5)", "noise2_grad(0.5, 0.5)",
+                                         "grid_grad((4, 4), step=0.1)",
+                                         "grid_grad((2**40, 2**40), step=0.1)"])
+cases("nf.Recipe('fbm(perlin)').noise2_grad(0.5, {})", ["None", '"a"', "1j"])
+cases("nf.Recipe('fbm(perlin)').grid_grad({}, step=0.1)", BAD_SHAPE[:12])
+case("nf.Recipe('fbm(perlin)').with_level('sse9')")
 
 # -- points ----------------------------------------------------------------
 for src in ("p", "f", "r"):
@@ -236,7 +253,17 @@ for code in [CORE + ".fill([], np.zeros(3, np.float32))",
              "nf._noisefield.lattice('perlin', 1, 'coordinates', [1, 2], 'quintic', None)",
              "nf._noisefield.fractal('nope', p._core, 3, 2.0, 0.5, False, 4.0, 1.0, None)",
              "nf._noisefield.fractal('fbm', f._core, 3, 2.0, 0.5, False, 4.0, 1.0, None)",
-             "nf._noisefield.fractal('fbm', p._core, -3, 2.0, 0.5, False, 4.0, 1.0, None)"]:
+             "nf._noisefield.fractal('fbm', p._core, -3, 2.0, 0.5, False, 4.0, 1.0, None)",
+             "nf._noisefield.fractal('fbm', nf.Recipe('perlin')._core, 3, 2.0, 0.5, False, 4.0,"
+             " 1.0, None)",
+             "nf._noisefield.recipe(None, None)",
+             "nf._noisefield.recipe('perlin', 5)",
+             "nf._noisefield.recipe('perlin(', None)",
+             "nf._noisefield.recipe('\\ud800', None)",
+             "nf.Recipe('ridged(perlin)')._core.fill_grad([np.zeros(3, np.float32)],"
+             " np.zeros(3, np.float32), [np.zeros(3, np.float32)])",
+             "nf.Recipe('ridged(perlin)')._core.grad_check()",
+             "p._core.grad_check()"]:
     CASES.append((code, code, "any"))
 
 
