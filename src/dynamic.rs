@@ -110,6 +110,9 @@ trait DynField: StepField {
     /// drivers, or `Err(req)` for a node that leaves it to the drivers
     /// compiled once for [`Erased`] ([`Boxed`]).
     fn run<'a>(&self, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>>;
+    /// [`DynField::run`] with derivatives (`Ok(Err(NotDifferentiable))`
+    /// without them).
+    fn run_grad<'a>(&self, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>>;
     fn set_level(&mut self, level: Level);
 }
 
@@ -123,6 +126,9 @@ struct Node<P, G, R>(P, G, R);
 /// Who runs a [`Node`]'s whole batch and grid calls.
 trait Runs<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn run<'a>(t: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>>;
+    fn run_grad<'a>(t: &T, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>>
+    where
+        T: GradField;
 }
 
 /// The source's own drivers (its compiled fused paths): what
@@ -142,10 +148,22 @@ impl<T: Field> Runs<T> for Own {
     fn run<'a>(t: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
         Ok(t.run(req))
     }
+    fn run_grad<'a>(t: &T, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>>
+    where
+        T: GradField,
+    {
+        Ok(t.run_grad(req))
+    }
 }
 
 impl<T> Runs<T> for Boxed {
     fn run<'a>(_: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
+        Err(req)
+    }
+    fn run_grad<'a>(_: &T, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>>
+    where
+        T: GradField,
+    {
         Err(req)
     }
 }
@@ -153,6 +171,11 @@ impl<T> Runs<T> for Boxed {
 /// How a [`Node`] answers for derivatives.
 trait Gradients<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn validate_grad(t: &T) -> Result<(), Error>;
+    /// A whole derivative call as `R` runs it.
+    fn run_grad<'a, R: Runs<T>>(
+        t: &T,
+        req: GradRequest<'a>,
+    ) -> Result<Result<(), Error>, GradRequest<'a>>;
     fn eval_grad_step(
         t: &T,
         level: Level,
@@ -175,6 +198,12 @@ impl<T> Gradients<T> for Plain {
     fn validate_grad(_: &T) -> Result<(), Error> {
         Err(Error::NotDifferentiable)
     }
+    fn run_grad<'a, R: Runs<T>>(
+        _: &T,
+        _: GradRequest<'a>,
+    ) -> Result<Result<(), Error>, GradRequest<'a>> {
+        Ok(Err(Error::NotDifferentiable))
+    }
     fn eval_grad_step(
         _: &T,
         _: Level,
@@ -191,6 +220,12 @@ impl<T> Gradients<T> for Plain {
 impl<T: GradField> Gradients<T> for WithGradients {
     fn validate_grad(t: &T) -> Result<(), Error> {
         t.validate_grad()
+    }
+    fn run_grad<'a, R: Runs<T>>(
+        t: &T,
+        req: GradRequest<'a>,
+    ) -> Result<Result<(), Error>, GradRequest<'a>> {
+        R::run_grad(t, req)
     }
     fn eval_grad_step(
         t: &T,
@@ -383,6 +418,10 @@ where
 
     fn run<'a>(&self, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
         R::run(&*self.0, req)
+    }
+
+    fn run_grad<'a>(&self, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>> {
+        G::run_grad::<R>(&*self.0, req)
     }
 
     fn set_level(&mut self, level: Level) {
@@ -780,11 +819,11 @@ impl GradField for DynSource {
         self.erased().eval_grad(&(), s, c, period_scale)
     }
 
-    // Derivative batches and grids of every boxed source run the drivers
-    // compiled once for `Erased`, crossing the box once per kernel step
-    // (they are computed point by point anyway).
     fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
-        crate::field::run_grad(&self.erased(), req)
+        match self.0.run_grad(req) {
+            Ok(done) => done,
+            Err(req) => crate::field::run_grad(&self.erased(), req),
+        }
     }
 
     fn run_fractal_grad(

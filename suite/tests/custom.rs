@@ -8,11 +8,12 @@
 use std::sync::{Arc, Mutex};
 
 use crate::common::{
-    AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
+    AnyGrid, Rng, SENTINEL_BITS, adversarial, assert_src_f64_levels_agree,
     assert_src_levels_match_scalar, borrow, borrow64, levels, widen,
 };
 use noisefield::{
-    Combine, Custom, CustomNoise, Fbm, Grid2, Level, Map, Perlin, Ridged, Source, Value, Warp,
+    Combine, Custom, CustomNoise, DynSource, Fbm, Grid2, Level, Map, Perlin, Ridged, Source, Value,
+    Warp,
 };
 
 /// The coordinates of point `i`, missing axes 0.
@@ -148,7 +149,7 @@ fn f64_points(dims: usize, seed: u64) -> Vec<Vec<f64>> {
 }
 
 /// A combinator over user sources and the same over crate sources.
-type Pair = (&'static str, Box<dyn Src>, Box<dyn Src>);
+type Pair = (&'static str, DynSource, DynSource);
 
 fn same_bits(a: &[f32], b: &[f32], what: &str) {
     assert_eq!(a.len(), b.len(), "{what}: lengths");
@@ -157,13 +158,13 @@ fn same_bits(a: &[f32], b: &[f32], what: &str) {
     }
 }
 
-fn run_fill(s: &dyn Src, p: &[Vec<f32>]) -> Vec<f32> {
+fn run_fill(s: &DynSource, p: &[Vec<f32>]) -> Vec<f32> {
     let mut out = vec![f32::from_bits(SENTINEL_BITS); p[0].len()];
     s.fill_dyn(&borrow(p), &mut out).unwrap();
     out
 }
 
-fn run_fill_f64(s: &dyn Src, p: &[Vec<f64>]) -> Vec<f32> {
+fn run_fill_f64(s: &DynSource, p: &[Vec<f64>]) -> Vec<f32> {
     let mut out = vec![f32::from_bits(SENTINEL_BITS); p[0].len()];
     s.fill_f64_dyn(&borrow64(p), &mut out).unwrap();
     out
@@ -185,7 +186,7 @@ fn custom_is_the_users_function_at_the_given_points() {
         let want: Vec<f32> = (0..p[0].len())
             .map(|i| canonical(hashed(at(&borrow64(&wide), i), dims)))
             .collect();
-        let src = Custom::new(Hashed);
+        let src = DynSource::new(Custom::new(Hashed));
         same_bits(&run_fill(&src, &p), &want, "fill");
         // Non-canonical NaNs from the user became f32::NAN above; the
         // function did produce them.
@@ -197,7 +198,7 @@ fn custom_is_the_users_function_at_the_given_points() {
         for i in (0..p[0].len()).step_by(97) {
             let c: Vec<f32> = p.iter().map(|a| a[i]).collect();
             assert_eq!(
-                Src::noise_dyn(&src, &c).to_bits(),
+                src.noise_dyn(&c).unwrap().to_bits(),
                 want[i].to_bits(),
                 "noise at {c:?}"
             );
@@ -230,9 +231,13 @@ fn batch_sizes_the_user_sees() {
     let rec = Recorder::default();
     let src = Custom::new(rec.clone());
     let p = f32_points(3, 7);
-    run_fill(&src, &p);
+    let mut out = vec![0.0; p[0].len()];
+    src.fill([&p[0][..], &p[1][..], &p[2][..]], &mut out)
+        .unwrap();
     assert_eq!(rec.take(), vec![(4096, 3), (4096, 3), (808, 3)]);
-    run_fill_f64(&src, &f64_points(2, 8));
+    let q = f64_points(2, 8);
+    let mut out = vec![0.0; q[0].len()];
+    src.fill_f64([&q[0][..], &q[1][..]], &mut out).unwrap();
     assert_eq!(rec.take(), vec![(4096, 2), (904, 2)]);
     src.noise([1.0, 2.0, 3.0, 4.0]);
     assert_eq!(rec.take(), vec![(1, 4)]);
@@ -306,56 +311,52 @@ fn combinators_over_wrapped_sources_equal_them_over_the_sources() {
     let cases: Vec<Pair> = vec![
         (
             "fbm",
-            Box::new(Fbm::new(wrapped(perlin())).octaves(5)),
-            Box::new(Fbm::new(perlin()).octaves(5)),
+            DynSource::new(Fbm::new(wrapped(perlin())).octaves(5)),
+            DynSource::new(Fbm::new(perlin()).octaves(5)),
         ),
         (
             "ridged over value",
-            Box::new(Ridged::new(wrapped(value())).octaves(4)),
-            Box::new(Ridged::new(value()).octaves(4)),
+            DynSource::new(Ridged::new(wrapped(value())).octaves(4)),
+            DynSource::new(Ridged::new(value()).octaves(4)),
         ),
         (
             "warp",
-            Box::new(
+            DynSource::new(
                 Warp::new(wrapped(perlin()), wrapped(value()))
                     .amplitude(0.75)
                     .iterations(2),
             ),
-            Box::new(Warp::new(perlin(), value()).amplitude(0.75).iterations(2)),
+            DynSource::new(Warp::new(perlin(), value()).amplitude(0.75).iterations(2)),
         ),
         (
             "combine",
-            Box::new(Combine::add(wrapped(perlin()), Map::abs(wrapped(value())))),
-            Box::new(Combine::add(perlin(), Map::abs(value()))),
+            DynSource::new(Combine::add(wrapped(perlin()), Map::abs(wrapped(value())))),
+            DynSource::new(Combine::add(perlin(), Map::abs(value()))),
         ),
         (
             "fbm over warp",
-            Box::new(Fbm::new(Warp::new(wrapped(value()), perlin())).octaves(3)),
-            Box::new(Fbm::new(Warp::new(value(), perlin())).octaves(3)),
+            DynSource::new(Fbm::new(Warp::new(wrapped(value()), perlin())).octaves(3)),
+            DynSource::new(Fbm::new(Warp::new(value(), perlin())).octaves(3)),
         ),
     ];
     for (name, custom, crate_only) in &cases {
         for dims in [1, 2, 3, 4] {
             let p = f32_points(dims, 20 + dims as u64);
             let q = f64_points(dims, 30 + dims as u64);
-            let want = run_fill(crate_only.as_ref(), &p);
-            let want64 = run_fill_f64(crate_only.as_ref(), &q);
+            let want = run_fill(crate_only, &p);
+            let want64 = run_fill_f64(crate_only, &q);
             for level in levels() {
-                let s = custom.at(level);
+                let s = custom.clone().with_level(level).unwrap();
+                same_bits(&run_fill(&s, &p), &want, &format!("{name} {dims}D {level}"));
                 same_bits(
-                    &run_fill(s.as_ref(), &p),
-                    &want,
-                    &format!("{name} {dims}D {level}"),
-                );
-                same_bits(
-                    &run_fill_f64(s.as_ref(), &q),
+                    &run_fill_f64(&s, &q),
                     &want64,
                     &format!("{name} {dims}D f64 {level}"),
                 );
             }
             let c: Vec<f32> = p.iter().map(|a| a[3]).collect();
             assert_eq!(
-                custom.noise_dyn(&c).to_bits(),
+                custom.noise_dyn(&c).unwrap().to_bits(),
                 want[3].to_bits(),
                 "{name} noise"
             );
@@ -376,12 +377,12 @@ fn fbm_warp_and_add_over_a_user_function_follow_their_definitions() {
 
     // Combine::add: waves + the crate's Perlin, in f32.
     let perlin = Perlin::new(9);
-    let vp = run_fill(&perlin, &p);
+    let vp = run_fill(&DynSource::new(perlin.clone()), &p);
     let want: Vec<f32> = w.iter().zip(&vp).map(|(a, b)| canonical(a + b)).collect();
     let add = Combine::add(Custom::new(Waves), perlin.clone());
     for level in levels() {
         same_bits(
-            &run_fill(&add.clone().with_level(level).unwrap(), &p),
+            &run_fill(&DynSource::new(add.clone().with_level(level).unwrap()), &p),
             &want,
             "add",
         );
@@ -390,7 +391,7 @@ fn fbm_warp_and_add_over_a_user_function_follow_their_definitions() {
     // Fbm with persistence 0 is octave 0 alone: the function itself
     // (where finite: 0 · NaN of a later octave is NaN).
     let flat = Fbm::new(Custom::new(Waves)).octaves(4).persistence(0.0);
-    let got = run_fill(&flat, &p);
+    let got = run_fill(&DynSource::new(flat), &p);
     for i in 0..n {
         if wide.iter().all(|a| a[i].is_finite() && a[i].abs() < 1e6) {
             // Values, not bits: −0 + 0 · n₁ is +0.
@@ -400,7 +401,7 @@ fn fbm_warp_and_add_over_a_user_function_follow_their_definitions() {
     // One octave too, everywhere.
     let one = Fbm::new(Custom::new(Waves)).octaves(1);
     let want: Vec<f32> = w.iter().map(|&v| canonical(v)).collect();
-    same_bits(&run_fill(&one, &p), &want, "fbm 1 octave");
+    same_bits(&run_fill(&DynSource::new(one), &p), &want, "fbm 1 octave");
 
     // Warp of the crate's Fbm by the user's waves, one iteration, in f64:
     // axis a moves by amplitude · waves(c + oₐ).
@@ -417,11 +418,11 @@ fn fbm_warp_and_add_over_a_user_function_follow_their_definitions() {
         }
     }
     let source = Fbm::new(Perlin::new(3)).octaves(3);
-    let want = run_fill_f64(&source, &moved);
+    let want = run_fill_f64(&DynSource::new(source.clone()), &moved);
     let warp = Warp::new(source, Custom::new(Waves)).amplitude(amplitude);
     for level in levels() {
         same_bits(
-            &run_fill_f64(&warp.clone().with_level(level).unwrap(), &q),
+            &run_fill_f64(&DynSource::new(warp.clone().with_level(level).unwrap()), &q),
             &want,
             "warp",
         );
@@ -444,29 +445,29 @@ fn grids_are_f64_points_at_the_sample_positions() {
             &[40, 3, 4, 5],
         ),
     ];
-    let sources: Vec<(&str, Box<dyn Src>)> = vec![
-        ("hashed", Box::new(Custom::new(Hashed))),
+    let sources: Vec<(&str, DynSource)> = vec![
+        ("hashed", DynSource::new(Custom::new(Hashed))),
         (
             "fbm over waves",
-            Box::new(Fbm::new(Custom::new(Waves)).octaves(4)),
+            DynSource::new(Fbm::new(Custom::new(Waves)).octaves(4)),
         ),
         (
             "ridged over hashed",
-            Box::new(Ridged::new(Custom::new(Hashed)).octaves(3)),
+            DynSource::new(Ridged::new(Custom::new(Hashed)).octaves(3)),
         ),
     ];
     for grid in &grids {
         for (name, src) in &sources {
-            let want = grid.point_values(src.as_ref());
+            let want = grid.point_values(src);
             for level in levels() {
-                let s = src.at(level);
+                let s = src.clone().with_level(level).unwrap();
                 same_bits(
-                    &grid.values(s.as_ref(), false),
+                    &grid.values(&s, false),
                     &want,
                     &format!("{name} {grid:?} {level}"),
                 );
                 same_bits(
-                    &grid.values(s.as_ref(), true),
+                    &grid.values(&s, true),
                     &want,
                     &format!("{name} {grid:?} {level} par"),
                 );
@@ -475,7 +476,7 @@ fn grids_are_f64_points_at_the_sample_positions() {
             let size = grid.size();
             let offset: Vec<usize> = size.iter().map(|&n| n / 3).collect();
             let wsize: Vec<usize> = size.iter().map(|&n| n - n / 3).collect();
-            let window = grid.window(&offset, &wsize).values(src.as_ref(), false);
+            let window = grid.window(&offset, &wsize).values(src, false);
             let whole_at = |k: usize| {
                 let (mut rest, mut index, mut stride) = (k, 0, 1);
                 for a in 0..size.len() {
@@ -493,13 +494,16 @@ fn grids_are_f64_points_at_the_sample_positions() {
     // Map over a user source: the map of its grid; Combine: the sum of
     // the inputs' grids (the Perlin through its own row path).
     let g = AnyGrid::new(&[0.3, -2.0], &[0.01, 0.07], &[257, 33]);
-    let user = g.values(&Custom::new(Waves), false);
+    let user = g.values(&DynSource::new(Custom::new(Waves)), false);
     let perlin = Perlin::new(4);
-    let vp = g.values(&perlin, false);
-    let abs = g.values(&Map::abs(Custom::new(Waves)), true);
+    let vp = g.values(&DynSource::new(perlin.clone()), false);
+    let abs = g.values(&DynSource::new(Map::abs(Custom::new(Waves))), true);
     let want: Vec<f32> = user.iter().map(|v| v.abs()).collect();
     same_bits(&abs, &want, "abs grid");
-    let sum = g.values(&Combine::add(Custom::new(Waves), perlin), true);
+    let sum = g.values(
+        &DynSource::new(Combine::add(Custom::new(Waves), perlin)),
+        true,
+    );
     let want: Vec<f32> = user.iter().zip(&vp).map(|(a, b)| a + b).collect();
     same_bits(&sum, &want, "add grid");
 }
@@ -526,7 +530,7 @@ fn bounds_and_nan() {
     let p = f32_points(2, 50);
     let (lo, hi) = Fbm::new(half).octaves(3).bounds(2);
     assert!(lo <= -0.25 * 1.75 && hi >= 2.5 * 1.75, "{lo} {hi}");
-    for v in run_fill(&fbm, &p) {
+    for v in run_fill(&DynSource::new(fbm), &p) {
         assert!(v.is_nan() || (-1.0..=1.0).contains(&v), "{v}");
     }
 
@@ -543,8 +547,8 @@ fn bounds_and_nan() {
             .octaves(1)
             .with_level(level)
             .unwrap();
-        for s in [&abs as &dyn Src, &fbm] {
-            let out = run_fill(s, &p);
+        for s in [DynSource::new(abs), DynSource::new(fbm)] {
+            let out = run_fill(&s, &p);
             for &i in &payload {
                 assert_eq!(out[i].to_bits(), f32::NAN.to_bits(), "{level} {s:?}");
             }

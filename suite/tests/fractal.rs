@@ -8,12 +8,13 @@
 
 use crate::common::levels;
 use crate::common::{
-    AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
-    assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices, point,
-    show, table_inputs, widen,
+    AnyGrid, Rng, SENTINEL_BITS, adversarial, assert_src_f64_levels_agree,
+    assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices,
+    grad_at, point, show, table_inputs, widen,
 };
 use noisefield::{
-    Billow, Error, Fade, Fbm, Level, MAX_OCTAVES, Marble, Perlin, Ridged, Source, Turbulence, Value,
+    Billow, DynSource, Error, Fade, Fbm, Level, MAX_OCTAVES, Marble, Perlin, Ridged, Source,
+    Turbulence, Value,
 };
 use proptest::prelude::*;
 
@@ -33,7 +34,7 @@ enum Shape {
 /// A fractal under test and the parameters its grid tolerance depends on.
 struct Case {
     name: String,
-    src: Box<dyn Src>,
+    src: DynSource,
     shape: Shape,
     octaves: u32,
     persistence: f64,
@@ -44,10 +45,10 @@ struct Case {
 }
 
 impl Case {
-    fn new<S: Src + 'static>(name: &str, src: S, shape: Shape, o: u32, p: f64) -> Case {
+    fn new<S: Source + 'static>(name: &str, src: S, shape: Shape, o: u32, p: f64) -> Case {
         Case {
             name: name.to_string(),
-            src: Box::new(src),
+            src: DynSource::new(src),
             shape,
             octaves: o,
             persistence: p,
@@ -250,7 +251,7 @@ fn fractals_match_scalar_at_every_level() {
         for dims in 1..=4 {
             for inputs in table_inputs(dims, 7) {
                 let context = format!("{}, length {}", case.name, inputs[0].len());
-                assert_src_levels_match_scalar(case.src.as_ref(), &borrow(&inputs), &context);
+                assert_src_levels_match_scalar(&case.src, &borrow(&inputs), &context);
                 let mut wide = widen(&inputs);
                 for (d, axis) in wide.iter_mut().enumerate() {
                     for (i, v) in axis.iter_mut().enumerate() {
@@ -259,7 +260,7 @@ fn fractals_match_scalar_at_every_level() {
                         }
                     }
                 }
-                assert_src_f64_levels_agree(case.src.as_ref(), &borrow64(&wide), &context);
+                assert_src_f64_levels_agree(&case.src, &borrow64(&wide), &context);
             }
         }
     }
@@ -275,7 +276,7 @@ proptest! {
     ) {
         let cases = cases();
         let case = &cases[which % cases.len()];
-        assert_src_levels_match_scalar(case.src.as_ref(), &borrow(&s), &case.name);
+        assert_src_levels_match_scalar(&case.src, &borrow(&s), &case.name);
     }
 
     #[test]
@@ -285,7 +286,7 @@ proptest! {
     ) {
         let cases = cases();
         let case = &cases[which % cases.len()];
-        assert_src_f64_levels_agree(case.src.as_ref(), &borrow64(&s), &case.name);
+        assert_src_f64_levels_agree(&case.src, &borrow64(&s), &case.name);
     }
 }
 
@@ -317,8 +318,8 @@ fn coarse_fractal_grids_are_fill_f64_bit_for_bit() {
                     [dx, 0.43, -0.27, 0.61],
                     [40, 3, 3, 2],
                 );
-                let got = grid.values(case.src.as_ref(), false);
-                let want = grid.point_values(case.src.as_ref());
+                let got = grid.values(&case.src, false);
+                let want = grid.point_values(&case.src);
                 if let Some(k) = (0..got.len()).find(|&k| got[k].to_bits() != want[k].to_bits()) {
                     panic!(
                         "{}: {grid:?}, sample {k}: grid {:e}, fill_f64 {:e}",
@@ -346,8 +347,8 @@ fn fine_fractal_grids_are_within_the_row_tolerance_of_fill_f64() {
                 [1.0 / 128.0, 0.43, -0.27, 0.61],
                 [300, 3, 3, 2],
             );
-            let got = grid.values(case.src.as_ref(), false);
-            let want = grid.point_values(case.src.as_ref());
+            let got = grid.values(&case.src, false);
+            let want = grid.point_values(&case.src);
             let raw = raw_bounds(&case, dims);
             let magnitude = f64::from(raw.0.abs().max(raw.1.abs())).max(1.0);
             let rounding = 4.0 * f64::from(case.octaves) * magnitude * 6e-8;
@@ -372,7 +373,7 @@ fn fine_fractal_grids_are_within_the_row_tolerance_of_fill_f64() {
 /// normalising off: `bounds` reports them when not normalised.
 fn raw_bounds(case: &Case, dims: usize) -> (f32, f32) {
     if !case.normalize {
-        return case.src.bounds_dyn(dims);
+        return case.src.bounds(dims);
     }
     // The normalised cases, rebuilt without normalising.
     let b = match case.name.as_str() {
@@ -394,18 +395,18 @@ fn raw_bounds(case: &Case, dims: usize) -> (f32, f32) {
 /// threads give the scalar serial bits, on both x paths.
 #[test]
 fn large_fractal_grids_agree_across_levels_and_threads() {
-    let cases: Vec<(&str, Box<dyn Src>)> = vec![
+    let cases: Vec<(&str, DynSource)> = vec![
         (
             "Fbm<Perlin> 3 octaves",
-            Box::new(Fbm::new(Perlin::permuted(21)).octaves(3)),
+            DynSource::new(Fbm::new(Perlin::permuted(21)).octaves(3)),
         ),
         (
             "Ridged<Value> 2 octaves",
-            Box::new(Ridged::new(Value::permuted(22)).octaves(2)),
+            DynSource::new(Ridged::new(Value::permuted(22)).octaves(2)),
         ),
         (
             "Marble<Perlin> 2 octaves",
-            Box::new(Marble::new(Perlin::permuted(23)).octaves(2)),
+            DynSource::new(Marble::new(Perlin::permuted(23)).octaves(2)),
         ),
     ];
     for (name, src) in &cases {
@@ -417,10 +418,12 @@ fn large_fractal_grids_agree_across_levels_and_threads() {
                 [dx, 0.21, -0.17, 0.0],
                 [97, 40, 36, 1],
             );
-            let want = bits(&grid.values(src.at(Level::Scalar).as_ref(), false));
+            let scalar = src.clone().with_level(Level::Scalar).unwrap();
+            let want = bits(&grid.values(&scalar, false));
             for level in levels() {
+                let at = src.clone().with_level(level).unwrap();
                 for par in [false, true] {
-                    let got = bits(&grid.values(src.at(level).as_ref(), par));
+                    let got = bits(&grid.values(&at, par));
                     assert!(got == want, "{name}, x step {dx}, level {level}, par {par}");
                 }
             }
@@ -429,7 +432,7 @@ fn large_fractal_grids_agree_across_levels_and_threads() {
                     .num_threads(threads)
                     .build()
                     .unwrap()
-                    .install(|| bits(&grid.values(src.as_ref(), true)));
+                    .install(|| bits(&grid.values(src, true)));
                 assert!(got == want, "{name}, x step {dx}, {threads} threads");
             }
         }
@@ -448,7 +451,7 @@ fn pieces(n: usize, cuts: &[usize]) -> Vec<(usize, usize)> {
 /// Every window of the partition of `grid` by `cuts` (one list per axis),
 /// filled on its own (`_par` for every other one), has exactly the bits of
 /// that block of the whole grid.
-fn assert_windows_stitch(src: &dyn Src, grid: &AnyGrid, cuts: &[Vec<usize>], context: &str) {
+fn assert_windows_stitch(src: &DynSource, grid: &AnyGrid, cuts: &[Vec<usize>], context: &str) {
     let size = grid.size();
     let dims = size.len();
     let full = grid.values(src, false);
@@ -504,7 +507,7 @@ proptest! {
         let cap = [192, 24, 12, 7][dims - 1];
         let size: [usize; 4] = std::array::from_fn(|a| 1 + sizes[a] * cap / 25);
         let grid = grid_of(dims, [origin[0], origin[1], origin[2], origin[3]], [dx, 0.3, -0.45, 0.7], size);
-        assert_windows_stitch(case.src.as_ref(), &grid, &cuts[..dims], &case.name);
+        assert_windows_stitch(&case.src, &grid, &cuts[..dims], &case.name);
     }
 }
 
@@ -526,10 +529,10 @@ fn plain_sources() -> Vec<(String, Perlin, Value)> {
 }
 
 /// A source's name, the source, and combinators over it.
-type Named = (&'static str, Box<dyn Src>, Vec<Box<dyn Src>>);
+type Named = (&'static str, DynSource, Vec<DynSource>);
 
 /// `fillN` of a source on some points.
-fn fill_of(src: &dyn Src, pts: &[Vec<f32>]) -> Vec<f32> {
+fn fill_of(src: &DynSource, pts: &[Vec<f32>]) -> Vec<f32> {
     let mut out = vec![f32::from_bits(SENTINEL_BITS); pts[0].len()];
     src.fill_dyn(&borrow(pts), &mut out).unwrap();
     out
@@ -547,12 +550,12 @@ fn one_octave_is_the_octave_term_of_the_source() {
         let sources: [Named; 2] = [
             (
                 "Perlin",
-                Box::new(perlin.clone()),
+                DynSource::new(perlin.clone()),
                 one_octave_combinators(&perlin, 1),
             ),
             (
                 "Value",
-                Box::new(value.clone()),
+                DynSource::new(value.clone()),
                 one_octave_combinators(&value, 1),
             ),
         ];
@@ -562,8 +565,8 @@ fn one_octave_is_the_octave_term_of_the_source() {
                 for a in pts.iter_mut() {
                     a.extend([0.0, 1.0, -3.0, 0.5, f32::NAN, 1e-30]);
                 }
-                let n = fill_of(src.as_ref(), &pts);
-                let got: Vec<Vec<f32>> = combos.iter().map(|c| fill_of(c.as_ref(), &pts)).collect();
+                let n = fill_of(src, &pts);
+                let got: Vec<Vec<f32>> = combos.iter().map(|c| fill_of(c, &pts)).collect();
                 for (i, &n) in n.iter().enumerate() {
                     let c = point(&borrow(&pts), i);
                     let want = [
@@ -601,17 +604,10 @@ fn one_octave_is_the_octave_term_of_the_source() {
                     [0.9, 0.7, -0.55, 0.9],
                     [20, 3, 3, 2],
                 );
-                let n = grid.values(src.as_ref(), false);
+                let n = grid.values(src, false);
                 let fbm = &combos[0];
-                assert_eq!(
-                    bits(&grid.values(fbm.as_ref(), true)),
-                    bits(&n),
-                    "{name} {fade}"
-                );
-                assert_eq!(
-                    bits(&grid.point_values(fbm.as_ref())),
-                    bits(&grid.point_values(src.as_ref()))
-                );
+                assert_eq!(bits(&grid.values(fbm, true)), bits(&n), "{name} {fade}");
+                assert_eq!(bits(&grid.point_values(fbm)), bits(&grid.point_values(src)));
             }
         }
     }
@@ -620,16 +616,13 @@ fn one_octave_is_the_octave_term_of_the_source() {
 /// The five combinators over `s` with `octaves` octaves (Marble with power
 /// 2.5 and stripes 1.5), in the order Fbm, Billow, Ridged, Turbulence,
 /// Marble.
-fn one_octave_combinators<S: Source + crate::common::Leveled + 'static>(
-    s: &S,
-    octaves: u32,
-) -> Vec<Box<dyn Src>> {
+fn one_octave_combinators<S: Source + 'static>(s: &S, octaves: u32) -> Vec<DynSource> {
     vec![
-        Box::new(Fbm::new(s.clone()).octaves(octaves)),
-        Box::new(Billow::new(s.clone()).octaves(octaves)),
-        Box::new(Ridged::new(s.clone()).octaves(octaves)),
-        Box::new(Turbulence::new(s.clone()).octaves(octaves)),
-        Box::new(
+        DynSource::new(Fbm::new(s.clone()).octaves(octaves)),
+        DynSource::new(Billow::new(s.clone()).octaves(octaves)),
+        DynSource::new(Ridged::new(s.clone()).octaves(octaves)),
+        DynSource::new(Turbulence::new(s.clone()).octaves(octaves)),
+        DynSource::new(
             Marble::new(s.clone())
                 .octaves(octaves)
                 .power(2.5)
@@ -648,15 +641,15 @@ fn persistence_zero_leaves_the_first_octave() {
         let pts = rng.points(dims, 500, -100.0, 100.0);
         let one: Vec<Vec<f32>> = one_octave_combinators(&s, 1)
             .iter()
-            .map(|c| fill_of(c.as_ref(), &pts))
+            .map(|c| fill_of(c, &pts))
             .collect();
         for octaves in [2, 7, 32] {
-            let k: Vec<Box<dyn Src>> = vec![
-                Box::new(Fbm::new(s.clone()).octaves(octaves).persistence(0.0)),
-                Box::new(Billow::new(s.clone()).octaves(octaves).persistence(0.0)),
-                Box::new(Ridged::new(s.clone()).octaves(octaves).persistence(0.0)),
-                Box::new(Turbulence::new(s.clone()).octaves(octaves).persistence(0.0)),
-                Box::new(
+            let k: Vec<DynSource> = vec![
+                DynSource::new(Fbm::new(s.clone()).octaves(octaves).persistence(0.0)),
+                DynSource::new(Billow::new(s.clone()).octaves(octaves).persistence(0.0)),
+                DynSource::new(Ridged::new(s.clone()).octaves(octaves).persistence(0.0)),
+                DynSource::new(Turbulence::new(s.clone()).octaves(octaves).persistence(0.0)),
+                DynSource::new(
                     Marble::new(s.clone())
                         .octaves(octaves)
                         .persistence(0.0)
@@ -665,7 +658,7 @@ fn persistence_zero_leaves_the_first_octave() {
                 ),
             ];
             for (c, want) in k.iter().zip(&one) {
-                let got = fill_of(c.as_ref(), &pts);
+                let got = fill_of(c, &pts);
                 assert!(got == *want, "{c:?}, {octaves} octaves, {dims}D");
             }
         }
@@ -715,10 +708,10 @@ fn the_folds_of_a_constant_source_are_the_series() {
                 }
                 let l = 1.0; // whole lacunarity, period 1 at every octave
                 let o = octaves as u32;
-                let srcs: [(&str, Box<dyn Src>, f64); 4] = [
+                let srcs: [(&str, DynSource, f64); 4] = [
                     (
                         "Fbm",
-                        Box::new(
+                        DynSource::new(
                             Fbm::new(v.clone())
                                 .octaves(o)
                                 .lacunarity(l)
@@ -728,7 +721,7 @@ fn the_folds_of_a_constant_source_are_the_series() {
                     ),
                     (
                         "Turbulence",
-                        Box::new(
+                        DynSource::new(
                             Turbulence::new(v.clone())
                                 .octaves(o)
                                 .lacunarity(l)
@@ -738,7 +731,7 @@ fn the_folds_of_a_constant_source_are_the_series() {
                     ),
                     (
                         "Billow",
-                        Box::new(
+                        DynSource::new(
                             Billow::new(v.clone())
                                 .octaves(o)
                                 .lacunarity(l)
@@ -748,7 +741,7 @@ fn the_folds_of_a_constant_source_are_the_series() {
                     ),
                     (
                         "Ridged",
-                        Box::new(
+                        DynSource::new(
                             Ridged::new(v.clone())
                                 .octaves(o)
                                 .lacunarity(l)
@@ -761,7 +754,7 @@ fn the_folds_of_a_constant_source_are_the_series() {
                     .map(|a| vec![0.3 + a as f32, -17.2, 1e4, 0.0])
                     .collect();
                 for (name, src, want) in &srcs {
-                    for got in fill_of(src.as_ref(), &pts) {
+                    for got in fill_of(src, &pts) {
                         assert!(
                             (f64::from(got) - want).abs() <= tol.max(1e-7),
                             "{name}, {dims}D, h = {h}, {octaves} octaves, persistence \
@@ -769,17 +762,19 @@ fn the_folds_of_a_constant_source_are_the_series() {
                         );
                     }
                 }
-                let marble = Marble::new(v.clone())
-                    .octaves(o)
-                    .lacunarity(l)
-                    .persistence(persistence as f32)
-                    .power(1.7)
-                    .stripes(0.9);
+                let marble = DynSource::new(
+                    Marble::new(v.clone())
+                        .octaves(o)
+                        .lacunarity(l)
+                        .persistence(persistence as f32)
+                        .power(1.7)
+                        .stripes(0.9),
+                );
                 for x in [0.0f32, 0.4, -2.9, 6.0] {
                     let mut c = vec![0.25f32; dims];
                     c[0] = x;
                     let arg = 0.9 * f64::from(x) + 1.7 * turbulence;
-                    let got = Src::noise_dyn(&marble, &c);
+                    let got = marble.noise_dyn(&c).unwrap();
                     let tol = 1.7 * tol + 1e-6 + arg.abs() * 2f64.powi(-22);
                     assert!(
                         (f64::from(got) - arg.sin()).abs() <= tol,
@@ -796,15 +791,16 @@ fn the_folds_of_a_constant_source_are_the_series() {
 fn constant_height(seed: u64, dims: usize) -> f32 {
     let v = Value::permuted(seed).with_period([1, 1, 1, 1]).unwrap();
     let c = vec![0.37f32; dims];
-    let h = Src::noise_dyn(&v, &c);
+    let v = DynSource::new(v);
+    let h = v.noise_dyn(&c).unwrap();
     // Constant indeed: the same at another point and at the lattice point.
     assert_eq!(
         h.to_bits(),
-        Src::noise_dyn(&v, &vec![-5.9f32; dims]).to_bits()
+        v.noise_dyn(&vec![-5.9f32; dims]).unwrap().to_bits()
     );
     assert_eq!(
         h.to_bits(),
-        Src::noise_dyn(&v, &vec![0.0f32; dims]).to_bits()
+        v.noise_dyn(&vec![0.0f32; dims]).unwrap().to_bits()
     );
     h
 }
@@ -825,7 +821,7 @@ fn folds_relate_by_formula() {
         let sum: f64 = (0..octaves).map(|i| f64::from(persistence).powi(i)).sum();
         let tol = 4.0 * f64::from(octaves as u32) * sum_abs * 2.0 * 6e-8;
         for (_, perlin, value) in plain_sources() {
-            let pairs: [[Box<dyn Src>; 4]; 2] = [
+            let pairs: [[DynSource; 4]; 2] = [
                 folds(&perlin, octaves as u32, lacunarity, persistence),
                 folds(&value, octaves as u32, lacunarity, persistence),
             ];
@@ -833,10 +829,10 @@ fn folds_relate_by_formula() {
                 for dims in 1..=4 {
                     let pts = rng.points(dims, 400, -200.0, 200.0);
                     let (f, b, t, m) = (
-                        fill_of(fbm.as_ref(), &pts),
-                        fill_of(billow.as_ref(), &pts),
-                        fill_of(turbulence.as_ref(), &pts),
-                        fill_of(marble.as_ref(), &pts),
+                        fill_of(fbm, &pts),
+                        fill_of(billow, &pts),
+                        fill_of(turbulence, &pts),
+                        fill_of(marble, &pts),
                     );
                     for i in 0..pts[0].len() {
                         let (f, b, t, m) =
@@ -863,32 +859,32 @@ fn folds_relate_by_formula() {
 }
 
 /// Fbm, Billow, Turbulence and Marble (power 1.9, stripes 0.6) over `s`.
-fn folds<S: Source + crate::common::Leveled + 'static>(
+fn folds<S: Source + 'static>(
     s: &S,
     octaves: u32,
     lacunarity: f32,
     persistence: f32,
-) -> [Box<dyn Src>; 4] {
+) -> [DynSource; 4] {
     [
-        Box::new(
+        DynSource::new(
             Fbm::new(s.clone())
                 .octaves(octaves)
                 .lacunarity(lacunarity)
                 .persistence(persistence),
         ),
-        Box::new(
+        DynSource::new(
             Billow::new(s.clone())
                 .octaves(octaves)
                 .lacunarity(lacunarity)
                 .persistence(persistence),
         ),
-        Box::new(
+        DynSource::new(
             Turbulence::new(s.clone())
                 .octaves(octaves)
                 .lacunarity(lacunarity)
                 .persistence(persistence),
         ),
-        Box::new(
+        DynSource::new(
             Marble::new(s.clone())
                 .octaves(octaves)
                 .lacunarity(lacunarity)
@@ -915,7 +911,7 @@ fn every_output_lies_inside_bounds() {
     let mut rng = Rng(61);
     for case in cases() {
         for dims in 1..=4 {
-            let (lo, hi) = case.src.bounds_dyn(dims);
+            let (lo, hi) = case.src.bounds(dims);
             assert!(lo < hi, "{}: bounds({dims}) = ({lo}, {hi})", case.name);
             let mut pts = rng.points(dims, 1500, -300.0, 300.0);
             let far = rng.points(dims, 300, -1e7, 1e7);
@@ -927,7 +923,7 @@ fn every_output_lies_inside_bounds() {
             for (a, axis) in pts.iter_mut().enumerate().skip(1) {
                 axis.rotate_left(a * 13 % n);
             }
-            let mut values = fill_of(case.src.as_ref(), &pts);
+            let mut values = fill_of(&case.src, &pts);
             let wide: Vec<Vec<f64>> = (0..dims)
                 .map(|a| {
                     (0..600)
@@ -950,7 +946,7 @@ fn every_output_lies_inside_bounds() {
                     [dx, 0.31, 0.47, -0.23],
                     [200, 6, 4, 3],
                 );
-                values.extend(grid.values(case.src.as_ref(), dims % 2 == 0));
+                values.extend(grid.values(&case.src, dims % 2 == 0));
             }
             // A grid near the end of the f64 range: octaves scale it past.
             let huge = grid_of(
@@ -959,7 +955,7 @@ fn every_output_lies_inside_bounds() {
                 [1e306, 2e305, -1e306, 0.5],
                 [9, 2, 2, 2],
             );
-            values.extend(huge.values(case.src.as_ref(), false));
+            values.extend(huge.values(&case.src, false));
             if let Some(bad) = values.iter().position(|v| !(lo..=hi).contains(v)) {
                 panic!(
                     "{}, {dims}D: output {:e} (sample {bad}) outside bounds ({lo:e}, {hi:e})",
@@ -987,7 +983,8 @@ fn marble_stays_in_minus_one_to_one_at_its_peaks() {
         }
         let mut out = vec![0.0f32; xs.len()];
         for level in levels() {
-            Src::fill_dyn(marble.at(level).as_ref(), &[&xs], &mut out).unwrap();
+            let at = marble.clone().with_level(level).unwrap();
+            at.fill([&xs], &mut out).unwrap();
             let (min, max) = out
                 .iter()
                 .fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
@@ -1016,18 +1013,18 @@ fn marble_stays_in_minus_one_to_one_at_its_peaks() {
 fn normalised_outputs_fill_minus_one_to_one() {
     let mut report = Vec::new();
     for seed in [70u64, 71] {
-        let sources: Vec<(String, Box<dyn Src>)> = vec![
+        let sources: Vec<(String, DynSource)> = vec![
             (
                 "Fbm<Perlin>".into(),
-                Box::new(Fbm::new(Perlin::permuted(seed)).octaves(2).normalize(true)),
+                DynSource::new(Fbm::new(Perlin::permuted(seed)).octaves(2).normalize(true)),
             ),
             (
                 "Fbm<Value>".into(),
-                Box::new(Fbm::new(Value::permuted(seed)).octaves(2).normalize(true)),
+                DynSource::new(Fbm::new(Value::permuted(seed)).octaves(2).normalize(true)),
             ),
             (
                 "Billow<Perlin>".into(),
-                Box::new(
+                DynSource::new(
                     Billow::new(Perlin::permuted(seed))
                         .octaves(2)
                         .normalize(true),
@@ -1035,7 +1032,7 @@ fn normalised_outputs_fill_minus_one_to_one() {
             ),
             (
                 "Billow<Value>".into(),
-                Box::new(
+                DynSource::new(
                     Billow::new(Value::permuted(seed))
                         .octaves(2)
                         .normalize(true),
@@ -1043,7 +1040,7 @@ fn normalised_outputs_fill_minus_one_to_one() {
             ),
             (
                 "Ridged<Perlin>".into(),
-                Box::new(
+                DynSource::new(
                     Ridged::new(Perlin::permuted(seed))
                         .octaves(2)
                         .normalize(true),
@@ -1051,7 +1048,7 @@ fn normalised_outputs_fill_minus_one_to_one() {
             ),
             (
                 "Ridged<Value>".into(),
-                Box::new(
+                DynSource::new(
                     Ridged::new(Value::permuted(seed))
                         .octaves(2)
                         .normalize(true),
@@ -1059,7 +1056,7 @@ fn normalised_outputs_fill_minus_one_to_one() {
             ),
             (
                 "Turbulence<Perlin>".into(),
-                Box::new(
+                DynSource::new(
                     Turbulence::new(Perlin::permuted(seed))
                         .octaves(2)
                         .normalize(true),
@@ -1067,7 +1064,7 @@ fn normalised_outputs_fill_minus_one_to_one() {
             ),
             (
                 "Turbulence<Value>".into(),
-                Box::new(
+                DynSource::new(
                     Turbulence::new(Value::permuted(seed))
                         .octaves(2)
                         .normalize(true),
@@ -1076,7 +1073,7 @@ fn normalised_outputs_fill_minus_one_to_one() {
         ];
         for (name, src) in &sources {
             for dims in 1..=4 {
-                assert_eq!(src.bounds_dyn(dims), (-1.0, 1.0), "{name}");
+                assert_eq!(src.bounds(dims), (-1.0, 1.0), "{name}");
                 let size = [
                     [40_000, 1, 1, 1],
                     [200, 200, 1, 1],
@@ -1089,7 +1086,7 @@ fn normalised_outputs_fill_minus_one_to_one() {
                     [0.137, 0.173, 0.191, 0.213],
                     size,
                 );
-                let v = grid.values(src.as_ref(), true);
+                let v = grid.values(src, true);
                 let (min, max) = v
                     .iter()
                     .fold((f32::MAX, f32::MIN), |(a, b), &x| (a.min(x), b.max(x)));
@@ -1111,13 +1108,14 @@ fn normalised_outputs_fill_minus_one_to_one() {
 /// serial and parallel) all return `want` and leave `out` untouched; the
 /// one-point methods give `f32::NAN`; `check` returns `want`. Errors are
 /// compared by their `Debug` text: one holding a NaN is not `==` to itself.
-fn assert_refused(src: &dyn Src, want: &Error, context: &str) {
+fn assert_refused<S: Source + 'static>(src: &S, want: &Error, context: &str) {
+    let src = DynSource::new(src.clone());
     let want = format!("{:?}", Err::<(), _>(want));
     let same = |r: Result<(), Error>| format!("{:?}", r.as_ref()) == want;
     assert!(
-        same(src.check_dyn()),
+        same(src.check()),
         "{context}: check gave {:?}, not {want}",
-        src.check_dyn()
+        src.check()
     );
     for dims in 1..=4 {
         let xs = vec![vec![0.3f32; 9]; dims];
@@ -1134,7 +1132,7 @@ fn assert_refused(src: &dyn Src, want: &Error, context: &str) {
         let grid = grid_of(dims, [0.1; 4], [0.3; 4], [9, 1, 1, 1]);
         for par in [false, true] {
             assert!(
-                same(grid.fill(src, &mut out, par)),
+                same(grid.fill(&src, &mut out, par)),
                 "{context}: grid{dims}, par {par}"
             );
         }
@@ -1144,6 +1142,7 @@ fn assert_refused(src: &dyn Src, want: &Error, context: &str) {
         );
         assert_eq!(
             src.noise_dyn(&xs.iter().map(|a| a[0]).collect::<Vec<_>>())
+                .unwrap()
                 .to_bits(),
             f32::NAN.to_bits()
         );
@@ -1333,30 +1332,30 @@ fn with_level_sets_the_fractal_and_its_source() {
 fn periodic_fractals_repeat_exactly() {
     let perlin = || Perlin::permuted(1).with_period([4, 4, 4, 4]).unwrap();
     let value = || Value::permuted(1).with_period([4, 4, 4, 4]).unwrap();
-    let cases: Vec<(String, Box<dyn Src>)> = vec![
+    let cases: Vec<(String, DynSource)> = vec![
         (
             "Fbm<Perlin> lacunarity 2".into(),
-            Box::new(Fbm::new(perlin()).lacunarity(2.0)),
+            DynSource::new(Fbm::new(perlin()).lacunarity(2.0)),
         ),
         (
             "Fbm<Perlin> lacunarity 3".into(),
-            Box::new(Fbm::new(perlin()).octaves(4).lacunarity(3.0)),
+            DynSource::new(Fbm::new(perlin()).octaves(4).lacunarity(3.0)),
         ),
         (
             "Fbm<Value> lacunarity 2".into(),
-            Box::new(Fbm::new(value()).lacunarity(2.0)),
+            DynSource::new(Fbm::new(value()).lacunarity(2.0)),
         ),
         (
             "Billow<Perlin>".into(),
-            Box::new(Billow::new(perlin()).octaves(4)),
+            DynSource::new(Billow::new(perlin()).octaves(4)),
         ),
         (
             "Ridged<Value>".into(),
-            Box::new(Ridged::new(value()).octaves(4)),
+            DynSource::new(Ridged::new(value()).octaves(4)),
         ),
         (
             "Turbulence<Perlin>".into(),
-            Box::new(Turbulence::new(perlin()).octaves(4)),
+            DynSource::new(Turbulence::new(perlin()).octaves(4)),
         ),
     ];
     let mut rng = Rng(81);
@@ -1369,20 +1368,20 @@ fn periodic_fractals_repeat_exactly() {
                         .collect()
                 })
                 .collect();
-            let base = fill_of(src.as_ref(), &pts);
+            let base = fill_of(src, &pts);
             for a in 0..dims {
                 for k in [-3.0f32, 1.0, 5.0] {
                     let mut shifted = pts.clone();
                     shifted[a].iter_mut().for_each(|v| *v += 4.0 * k);
                     assert_eq!(
-                        bits(&fill_of(src.as_ref(), &shifted)),
+                        bits(&fill_of(src, &shifted)),
                         bits(&base),
                         "{name}, {dims}D, axis {a}, {k} periods"
                     );
                     for (i, b) in base.iter().enumerate().take(5) {
                         let c = point(&borrow(&shifted), i);
                         assert_eq!(
-                            src.noise_dyn(&c).to_bits(),
+                            src.noise_dyn(&c).unwrap().to_bits(),
                             b.to_bits(),
                             "{name}: noise at {}",
                             show(&c)
@@ -1410,11 +1409,11 @@ fn periodic_fractals_repeat_exactly() {
                 ][dims - 1];
                 let step = [dx, 0.5, 0.5, 0.5];
                 let grid = grid_of(dims, [0.25; 4], step, size);
-                let want = grid.values(src.as_ref(), false);
+                let want = grid.values(src, false);
                 for a in 0..dims {
                     let mut origin = [0.25; 4];
                     origin[a] += 4.0;
-                    let got = grid_of(dims, origin, step, size).values(src.as_ref(), true);
+                    let got = grid_of(dims, origin, step, size).values(src, true);
                     assert_eq!(
                         bits(&got),
                         bits(&want),
@@ -1466,19 +1465,18 @@ fn shifted_exactly<T: Copy + Into<f64>>(
 /// differently from `(c + period) · fᵢ`: `noise2` differed by up to 4.4e-4.)
 #[test]
 fn periodic_fractals_repeat_exactly_at_any_coordinates() {
-    use crate::common::GradSrc;
     const N: usize = 256;
     let perlin = |seed, p| Perlin::new(seed).with_period(p).unwrap();
-    let cases: Vec<(&str, [u32; 4], Box<dyn Src>)> = vec![
+    let cases: Vec<(&str, [u32; 4], DynSource)> = vec![
         (
             "Fbm<Perlin::new>",
             [5, 300, 7, 12],
-            Box::new(Fbm::new(perlin(3, [5, 300, 7, 12])).octaves(6)),
+            DynSource::new(Fbm::new(perlin(3, [5, 300, 7, 12])).octaves(6)),
         ),
         (
             "Ridged<Value::new> lacunarity 3",
             [64, 5, 300, 3],
-            Box::new(
+            DynSource::new(
                 Ridged::new(Value::new(4).with_period([64, 5, 300, 3]).unwrap())
                     .octaves(5)
                     .lacunarity(3.0),
@@ -1487,20 +1485,22 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
         (
             "Billow<Perlin::permuted>",
             [300; 4],
-            Box::new(Billow::new(Perlin::permuted(5).with_period([300; 4]).unwrap()).octaves(4)),
+            DynSource::new(
+                Billow::new(Perlin::permuted(5).with_period([300; 4]).unwrap()).octaves(4),
+            ),
         ),
         (
             "Turbulence<Perlin::new>, y and w unperiodic",
             [5, u32::MAX, 7, u32::MAX],
-            Box::new(Turbulence::new(perlin(6, [5, u32::MAX, 7, u32::MAX])).octaves(4)),
+            DynSource::new(Turbulence::new(perlin(6, [5, u32::MAX, 7, u32::MAX])).octaves(4)),
         ),
         (
             "Fbm<Fbm<Perlin::new>>",
             [6, 10, 3, 5],
-            Box::new(Fbm::new(Fbm::new(perlin(9, [6, 10, 3, 5])).octaves(3)).octaves(3)),
+            DynSource::new(Fbm::new(Fbm::new(perlin(9, [6, 10, 3, 5])).octaves(3)).octaves(3)),
         ),
     ];
-    let gradient: Box<dyn GradSrc> = Box::new(Fbm::new(perlin(3, [5, 300, 7, 12])).octaves(6));
+    let gradient = DynSource::differentiable(Fbm::new(perlin(3, [5, 300, 7, 12])).octaves(6));
     let levels = levels();
     let mut rng = Rng(83);
     for (name, periods, src) in &cases {
@@ -1524,7 +1524,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                 .collect();
             let base: Vec<Vec<f32>> = levels
                 .iter()
-                .map(|&l| fill_of(src.at(l).as_ref(), &pts))
+                .map(|&l| fill_of(&src.clone().with_level(l).unwrap(), &pts))
                 .collect();
             let mut base64 = vec![0.0f32; N];
             src.fill_f64_dyn(&borrow64(&far), &mut base64).unwrap();
@@ -1539,7 +1539,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                         exact.len()
                     );
                     for (l, &level) in levels.iter().enumerate() {
-                        let got = fill_of(src.at(level).as_ref(), &shifted);
+                        let got = fill_of(&src.clone().with_level(level).unwrap(), &shifted);
                         for &i in &exact {
                             assert_eq!(
                                 got[i].to_bits(),
@@ -1553,7 +1553,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                     for &i in exact.iter().take(16) {
                         let c = point(&borrow(&shifted), i);
                         assert_eq!(
-                            src.noise_dyn(&c).to_bits(),
+                            src.noise_dyn(&c).unwrap().to_bits(),
                             base[0][i].to_bits(),
                             "{context}: noise at {}",
                             show(&c)
@@ -1603,7 +1603,7 @@ fn periodic_fractals_repeat_exactly_at_any_coordinates() {
                                     "{context}: fill_grad d/d{d}"
                                 );
                             }
-                            let (v, g) = gradient.noise_grad_dyn(&point(&borrow(&shifted), i));
+                            let (v, g) = grad_at(&gradient, &point(&borrow(&shifted), i));
                             assert_eq!(
                                 (v.to_bits(), bits(&g)),
                                 (want[i].to_bits(), bits(&point(&borrow(&want_grad), i)))
@@ -1632,17 +1632,17 @@ fn fbm_is_not_zero_at_the_origin() {
         let p = Perlin::permuted(seed);
         for dims in 1..=4 {
             let origin = vec![0.0f32; dims];
-            assert_eq!(Src::noise_dyn(&p, &origin), 0.0);
+            assert_eq!(DynSource::new(p.clone()).noise_dyn(&origin).unwrap(), 0.0);
             for octaves in [2, 3, 6] {
-                let f = Fbm::new(p.clone()).octaves(octaves);
-                let v = Src::noise_dyn(&f, &origin);
+                let f = DynSource::new(Fbm::new(p.clone()).octaves(octaves));
+                let v = f.noise_dyn(&origin).unwrap();
                 assert!(
                     v != 0.0 && v.is_finite(),
                     "seed {seed}, {dims}D, {octaves} octaves: {v}"
                 );
                 let lattice: Vec<f32> = (0..dims).map(|a| (seed as f32) - 3.0 * a as f32).collect();
                 assert!(
-                    Src::noise_dyn(&f, &lattice) != 0.0,
+                    f.noise_dyn(&lattice).unwrap() != 0.0,
                     "seed {seed}, {dims}D at {lattice:?}"
                 );
             }
@@ -1659,8 +1659,8 @@ fn fbm_is_not_zero_at_the_origin() {
 fn octave_offsets_make_fbm_differ_from_the_naive_sum() {
     let mut rng = Rng(91);
     for seed in [1u64, 2, 3] {
-        let p = Perlin::permuted(seed);
-        let fbm = Fbm::new(p.clone()).octaves(5);
+        let p = DynSource::new(Perlin::permuted(seed));
+        let fbm = DynSource::new(Fbm::new(Perlin::permuted(seed)).octaves(5));
         for dims in 1..=4 {
             let mut pts: Vec<Vec<f64>> = (0..dims)
                 .map(|_| (0..1000).map(|_| rng.uniform(-100.0, 100.0)).collect())
@@ -1677,13 +1677,13 @@ fn octave_offsets_make_fbm_differ_from_the_naive_sum() {
                     .map(|a| a.iter().map(|v| v * f).collect())
                     .collect();
                 let mut out = vec![0.0f32; n];
-                Src::fill_f64_dyn(&p, &borrow64(&scaled), &mut out).unwrap();
+                p.fill_f64_dyn(&borrow64(&scaled), &mut out).unwrap();
                 for (s, o) in naive.iter_mut().zip(&out) {
                     *s += 0.5f64.powi(i) * f64::from(*o);
                 }
             }
             let mut got = vec![0.0f32; n];
-            Src::fill_f64_dyn(&fbm, &borrow64(&pts), &mut got).unwrap();
+            fbm.fill_f64_dyn(&borrow64(&pts), &mut got).unwrap();
             let differ = (0..1000)
                 .filter(|&i| (f64::from(got[i]) - naive[i]).abs() > 1e-3)
                 .count();
@@ -1765,7 +1765,9 @@ fn overflowing_settings_are_refused_and_accepted_ones_have_finite_bounds() {
                         assert!(lo.is_finite() && hi.is_finite(), "{name} bounds");
                         let xs = vec![vec![0.0f32, 0.3, -17.25, 1e6]; dims];
                         let mut out = vec![0.0f32; 4];
-                        f.fill_dyn(&borrow(&xs), &mut out).unwrap();
+                        DynSource::new(f.clone())
+                            .fill_dyn(&borrow(&xs), &mut out)
+                            .unwrap();
                         for v in out {
                             assert!(lo <= v && v <= hi, "{name}: {v} outside {lo}..{hi}");
                         }

@@ -10,11 +10,11 @@
 
 use crate::common::levels;
 use crate::common::{
-    AnyGrid, GradSrc, Rng, SENTINEL_BITS, Src, bit_pattern_slices, bits, borrow, borrow64, point,
-    show, table_inputs,
+    AnyGrid, Rng, SENTINEL_BITS, bit_pattern_slices, bits, borrow, borrow64, grad_at, point, show,
+    table_inputs,
 };
 use noisefield::prelude::*;
-use noisefield::{Error, Fade, Fbm, Perlin, Value};
+use noisefield::{DynSource, Error, Fade, Fbm, Perlin, Value};
 use proptest::prelude::*;
 
 // ------------------------------------------------------------ the oracle
@@ -164,23 +164,29 @@ fn values() -> Vec<(String, Value)> {
 }
 
 /// Every differentiable source type with a spread of settings.
-fn grad_sources() -> Vec<(String, Box<dyn GradSrc>)> {
-    let mut v: Vec<(String, Box<dyn GradSrc>)> = Vec::new();
+fn grad_sources() -> Vec<(String, DynSource)> {
+    let mut v: Vec<(String, DynSource)> = Vec::new();
     for fade in Fade::ALL {
         for (name, p) in perlins() {
-            v.push((format!("{name}, {fade:?}"), Box::new(p.with_fade(fade))));
+            v.push((
+                format!("{name}, {fade:?}"),
+                DynSource::differentiable(p.with_fade(fade)),
+            ));
         }
         for (name, p) in values() {
-            v.push((format!("{name}, {fade:?}"), Box::new(p.with_fade(fade))));
+            v.push((
+                format!("{name}, {fade:?}"),
+                DynSource::differentiable(p.with_fade(fade)),
+            ));
         }
     }
     v.push((
         "Fbm<Perlin>".into(),
-        Box::new(Fbm::new(Perlin::permuted(3))),
+        DynSource::differentiable(Fbm::new(Perlin::permuted(3))),
     ));
     v.push((
         "Fbm<Perlin> 3 octaves, lacunarity 1.7, normalised".into(),
-        Box::new(
+        DynSource::differentiable(
             Fbm::new(Perlin::permuted(4).with_fade(Fade::Cubic))
                 .octaves(3)
                 .lacunarity(1.7)
@@ -190,11 +196,13 @@ fn grad_sources() -> Vec<(String, Box<dyn GradSrc>)> {
     ));
     v.push((
         "Fbm<Perlin periodic>".into(),
-        Box::new(Fbm::new(Perlin::permuted(5).with_period([5, 6, 7, 8]).unwrap()).octaves(4)),
+        DynSource::differentiable(
+            Fbm::new(Perlin::permuted(5).with_period([5, 6, 7, 8]).unwrap()).octaves(4),
+        ),
     ));
     v.push((
         "Fbm<Value> 4 octaves".into(),
-        Box::new(Fbm::new(Value::permuted(6)).octaves(4).persistence(-0.7)),
+        DynSource::differentiable(Fbm::new(Value::permuted(6)).octaves(4).persistence(-0.7)),
     ));
     v
 }
@@ -217,7 +225,9 @@ fn perlin_matches_the_f64_oracle_with_every_fade() {
             for dims in 1..=4 {
                 let pts = rng.points(dims, 3000, -600.0, 600.0);
                 let mut out = vec![0.0f32; 3000];
-                Src::fill_dyn(&p, &borrow(&pts), &mut out).unwrap();
+                DynSource::new(p.clone())
+                    .fill_dyn(&borrow(&pts), &mut out)
+                    .unwrap();
                 let mut max = 0.0f64;
                 for (i, got) in out.iter().enumerate() {
                     let c: Vec<f64> = pts.iter().map(|s| f64::from(s[i])).collect();
@@ -251,7 +261,7 @@ fn perlin_derivative_at_a_lattice_point_is_the_corner_gradient() {
     for (name, p) in perlins() {
         let table = p.permutation().unwrap();
         for fade in Fade::ALL {
-            let p = p.clone().with_fade(fade);
+            let p = DynSource::differentiable(p.clone().with_fade(fade));
             for dims in 1..=4 {
                 let mut seen = std::collections::HashSet::new();
                 for n in 0..600 {
@@ -265,7 +275,7 @@ fn perlin_derivative_at_a_lattice_point_is_the_corner_gradient() {
                         })
                         .collect();
                     let c: Vec<f32> = cells.iter().map(|&v| v as f32).collect();
-                    let (v, d) = p.noise_grad_dyn(&c);
+                    let (v, d) = grad_at(&p, &c);
                     assert_eq!(v, 0.0, "{name}, {fade:?}, {cells:?}");
                     let g = gradient_of(hash(&table, &cells), dims);
                     seen.insert(g.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
@@ -308,18 +318,18 @@ fn value_derivative_at_a_lattice_point() {
     let mut rng = Rng(29);
     for (name, v) in values() {
         for fade in Fade::ALL {
-            let v = v.clone().with_fade(fade);
+            let v = DynSource::differentiable(v.clone().with_fade(fade));
             for dims in 1..=4 {
                 for _ in 0..400 {
                     let c: Vec<f32> = (0..dims)
                         .map(|_| rng.uniform(-600.0, 600.0).floor() as f32)
                         .collect();
-                    let (value, d) = v.noise_grad_dyn(&c);
-                    assert_eq!(value.to_bits(), Src::noise_dyn(&v, &c).to_bits());
+                    let (value, d) = grad_at(&v, &c);
+                    assert_eq!(value.to_bits(), v.noise_dyn(&c).unwrap().to_bits());
                     for a in 0..dims {
                         let mut next = c.clone();
                         next[a] += 1.0;
-                        let step = Src::noise_dyn(&v, &next) - value;
+                        let step = v.noise_dyn(&next).unwrap() - value;
                         let ok = match fade {
                             Fade::Quintic | Fade::Cubic => d[a] == 0.0,
                             Fade::Cosine => d[a].abs() <= 1e-6,
@@ -369,7 +379,7 @@ fn derivatives_match_the_f64_oracles() {
                 let mut max = 0.0f64;
                 for i in 0..400 {
                     let c = point(&borrow(&pts), i);
-                    let (v, d) = src.noise_grad_dyn(&c);
+                    let (v, d) = grad_at(&src, &c);
                     let c64: Vec<f64> = c.iter().map(|&x| f64::from(x)).collect();
                     let want = lattice64_grad(&table, fade, value, &c64);
                     let tol = dims as f64 * (6.0 * 4e-6 + 4.0 * 1.2e-6);
@@ -386,7 +396,7 @@ fn derivatives_match_the_f64_oracles() {
                     }
                     assert_eq!(
                         v.to_bits(),
-                        src.noise_dyn(&c).to_bits(),
+                        src.noise_dyn(&c).unwrap().to_bits(),
                         "{name}: value part"
                     );
                 }
@@ -398,7 +408,7 @@ fn derivatives_match_the_f64_oracles() {
 }
 
 /// A named lattice source with its permutation and fade.
-type Lattice = (String, [u8; 256], Fade, Box<dyn GradSrc>);
+type Lattice = (String, [u8; 256], Fade, DynSource);
 
 /// Perlin or Value with every fade, with its table.
 fn lattice_grads(value: bool) -> Vec<Lattice> {
@@ -411,7 +421,7 @@ fn lattice_grads(value: bool) -> Vec<Lattice> {
                     format!("{name}, {fade:?}"),
                     s.permutation().unwrap(),
                     fade,
-                    Box::new(s),
+                    DynSource::differentiable(s),
                 ));
             }
         } else {
@@ -421,7 +431,7 @@ fn lattice_grads(value: bool) -> Vec<Lattice> {
                     format!("{name}, {fade:?}"),
                     s.permutation().unwrap(),
                     fade,
-                    Box::new(s),
+                    DynSource::differentiable(s),
                 ));
             }
         }
@@ -519,8 +529,8 @@ type Sums = (f64, f64, f64);
 
 /// Sources for the finite-difference test, with (Σ|aᵢ|, Σ|aᵢ|fᵢ³,
 /// Σ|aᵢ|fᵢ) of their octaves (normalising multiplies by 2/(hi − lo)).
-fn fd_sources() -> Vec<(String, Box<dyn GradSrc>, Sums)> {
-    let mut v: Vec<(String, Box<dyn GradSrc>, Sums)> = Vec::new();
+fn fd_sources() -> Vec<(String, DynSource, Sums)> {
+    let mut v: Vec<(String, DynSource, Sums)> = Vec::new();
     for value in [false, true] {
         for (name, _, _, src) in lattice_grads(value) {
             v.push((name, src, (1.0, 1.0, 1.0)));
@@ -538,12 +548,12 @@ fn fd_sources() -> Vec<(String, Box<dyn GradSrc>, Sums)> {
     };
     v.push((
         "Fbm<Perlin> 3 octaves".into(),
-        Box::new(Fbm::new(Perlin::permuted(41)).octaves(3)),
+        DynSource::differentiable(Fbm::new(Perlin::permuted(41)).octaves(3)),
         sums(3, 2.0, 0.5, 1.0),
     ));
     v.push((
         "Fbm<Value> 3 octaves, lacunarity 1.7, persistence -0.6".into(),
-        Box::new(
+        DynSource::differentiable(
             Fbm::new(Value::permuted(42))
                 .octaves(3)
                 .lacunarity(1.7)
@@ -559,7 +569,7 @@ fn fd_sources() -> Vec<(String, Box<dyn GradSrc>, Sums)> {
     let scale = 2.0 / f64::from(hi1 - lo1).min(f64::from(hi - lo));
     v.push((
         "Fbm<Perlin> 2 octaves, normalised".into(),
-        Box::new(normalized),
+        DynSource::differentiable(normalized),
         sums(2, 2.0, 0.5, scale),
     ));
     v
@@ -579,18 +589,18 @@ fn fbm_of_one_octave_is_its_source() {
                 (Perlin::permuted(1), Value::permuted(1)),
                 (Perlin::reference(), Value::permuted(2)),
             ] {
-                let (pv, pd) = p.noise_grad_dyn(&c);
-                let (fv, fd) = Fbm::new(p.clone()).octaves(1).noise_grad_dyn(&c);
+                let grad = |s| grad_at(&s, &c);
+                let (pv, pd) = grad(DynSource::differentiable(p.clone()));
+                let (fv, fd) = grad(DynSource::differentiable(Fbm::new(p.clone()).octaves(1)));
                 assert_eq!(bits(&[pv]), bits(&[fv]));
                 assert_eq!(bits(&pd), bits(&fd), "Perlin at {}", show(&c));
-                let (k0v, k0d) = Fbm::new(p.clone())
-                    .octaves(5)
-                    .persistence(0.0)
-                    .noise_grad_dyn(&c);
+                let (k0v, k0d) = grad(DynSource::differentiable(
+                    Fbm::new(p.clone()).octaves(5).persistence(0.0),
+                ));
                 assert_eq!(pv, k0v);
                 assert_eq!(pd, k0d, "persistence 0 at {}", show(&c));
-                let (vv, vd) = v.noise_grad_dyn(&c);
-                let (fv, fd) = Fbm::new(v.clone()).octaves(1).noise_grad_dyn(&c);
+                let (vv, vd) = grad(DynSource::differentiable(v.clone()));
+                let (fv, fd) = grad(DynSource::differentiable(Fbm::new(v.clone()).octaves(1)));
                 assert_eq!(bits(&[vv]), bits(&[fv]));
                 assert_eq!(bits(&vd), bits(&fd), "Value at {}", show(&c));
             }
@@ -603,16 +613,14 @@ fn fbm_of_one_octave_is_its_source() {
 /// At every level `fillN_grad` gives the scalar `noiseN_grad`'s bits (value
 /// and derivatives) and writes every slot; the value is `noiseN`'s bits;
 /// non-finite points give exactly `f32::NAN` everywhere.
-fn assert_grad_levels_match_scalar(src: &dyn GradSrc, inputs: &[&[f32]], context: &str) {
+fn assert_grad_levels_match_scalar(src: &DynSource, inputs: &[&[f32]], context: &str) {
     let (len, dims) = (inputs[0].len(), inputs.len());
-    let want: Vec<(f32, Vec<f32>)> = (0..len)
-        .map(|i| src.noise_grad_dyn(&point(inputs, i)))
-        .collect();
+    let want: Vec<(f32, Vec<f32>)> = (0..len).map(|i| grad_at(src, &point(inputs, i))).collect();
     for (i, (v, d)) in want.iter().enumerate() {
         let c = point(inputs, i);
         assert_eq!(
             v.to_bits(),
-            src.noise_dyn(&c).to_bits(),
+            src.noise_dyn(&c).unwrap().to_bits(),
             "{context}: value part at {}",
             show(&c)
         );
@@ -627,7 +635,7 @@ fn assert_grad_levels_match_scalar(src: &dyn GradSrc, inputs: &[&[f32]], context
         }
     }
     for level in levels() {
-        let at = src.at_grad(level);
+        let at = src.clone().with_level(level).unwrap();
         let mut out = vec![f32::from_bits(SENTINEL_BITS); len];
         let mut grad = vec![vec![f32::from_bits(SENTINEL_BITS); len]; dims];
         {
@@ -667,7 +675,7 @@ fn grad_methods_match_scalar_at_every_level() {
         for dims in 1..=4 {
             for inputs in table_inputs(dims, 5) {
                 let context = format!("{name}, length {}", inputs[0].len());
-                assert_grad_levels_match_scalar(src.as_ref(), &borrow(&inputs), &context);
+                assert_grad_levels_match_scalar(&src, &borrow(&inputs), &context);
             }
         }
     }
@@ -683,7 +691,7 @@ proptest! {
     ) {
         let sources = grad_sources();
         let (name, src) = &sources[which % sources.len()];
-        assert_grad_levels_match_scalar(src.as_ref(), &borrow(&s), name);
+        assert_grad_levels_match_scalar(src, &borrow(&s), name);
     }
 }
 
@@ -704,14 +712,10 @@ fn grid_derivatives_match_points_everywhere() {
                 let step: Vec<f64> = (0..dims).map(|a| [dx, 0.4375, -0.25, 0.5625][a]).collect();
                 let size: Vec<usize> = (0..dims).map(|a| [70, 5, 4, 3][a]).collect();
                 let grid = AnyGrid::new(&origin, &step, &size);
-                let want = grid_grad_values(src.as_ref(), &grid, false);
+                let want = grid_grad_values(&src, &grid, false);
                 let context = format!("{name}, {grid:?}");
                 // Values: fill_f64 at the points.
-                assert_eq!(
-                    bits(&want[0]),
-                    bits(&grid.point_values(src.as_ref())),
-                    "{context}"
-                );
+                assert_eq!(bits(&want[0]), bits(&grid.point_values(&src)), "{context}");
                 // Derivatives of lattice sources: fill_grad at the f32 points.
                 if !name.starts_with("Fbm") {
                     let pts: Vec<Vec<f32>> = grid
@@ -733,10 +737,10 @@ fn grid_derivatives_match_points_everywhere() {
                     }
                 }
                 for level in levels() {
-                    let at = src.at_grad(level);
+                    let at = src.clone().with_level(level).unwrap();
                     for par in [false, true] {
                         assert!(
-                            all_bits(&grid_grad_values(at.as_ref(), &grid, par)) == all_bits(&want),
+                            all_bits(&grid_grad_values(&at, &grid, par)) == all_bits(&want),
                             "{context}, level {level}, par {par}"
                         );
                     }
@@ -746,7 +750,7 @@ fn grid_derivatives_match_points_everywhere() {
                         .num_threads(threads)
                         .build()
                         .unwrap()
-                        .install(|| grid_grad_values(src.as_ref(), &grid, true));
+                        .install(|| grid_grad_values(&src, &grid, true));
                     assert!(
                         all_bits(&got) == all_bits(&want),
                         "{context}, {threads} threads"
@@ -765,7 +769,7 @@ fn grid_derivatives_match_points_everywhere() {
                         wsize[0] = 50;
                     }
                     let w = grid.window(&offset, &wsize);
-                    let got = grid_grad_values(src.as_ref(), &w, off_last > 0);
+                    let got = grid_grad_values(&src, &w, off_last > 0);
                     for (k, _) in got[0].iter().enumerate() {
                         let mut rest = k;
                         let mut at = 0;
@@ -797,13 +801,13 @@ fn all_bits(outputs: &[Vec<f32>]) -> Vec<Vec<u32>> {
 
 /// `[values, d/dx, d/dy, …]` of `fill_gridN_grad` (or `_par`), checking
 /// every slot was written.
-fn grid_grad_values(src: &dyn GradSrc, grid: &AnyGrid, par: bool) -> Vec<Vec<f32>> {
+fn grid_grad_values(src: &DynSource, grid: &AnyGrid, par: bool) -> Vec<Vec<f32>> {
     let (n, dims) = (grid.len(), grid.dims());
     let mut out = vec![f32::from_bits(SENTINEL_BITS); n];
     let mut grad = vec![vec![f32::from_bits(SENTINEL_BITS); n]; dims];
     {
         let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
-        src.grid_grad(grid, &mut out, &mut g, par).unwrap();
+        grid.fill_grad(src, &mut out, &mut g, par).unwrap();
     }
     let mut all = vec![out];
     all.extend(grad);
@@ -822,7 +826,7 @@ fn grid_grad_values(src: &dyn GradSrc, grid: &AnyGrid, par: bool) -> Vec<Vec<f32
 #[test]
 fn grid_derivatives_are_with_respect_to_position() {
     const H: f64 = FD_STEP;
-    let src = Fbm::new(Perlin::permuted(8)).octaves(2);
+    let src = DynSource::differentiable(Fbm::new(Perlin::permuted(8)).octaves(2));
     for dims in 1..=4 {
         // 2 octaves, lacunarity 2, persistence ½: Σa = 1.5, Σa·f³ = 5, Σa·f = 2.
         let tol = fd_tolerance(H, dims, (1.5, 5.0, 2.0));
@@ -838,8 +842,8 @@ fn grid_derivatives_are_with_respect_to_position() {
             up[a].iter_mut().for_each(|v| *v += H);
             down[a].iter_mut().for_each(|v| *v -= H);
             let (mut fu, mut fd) = (vec![0.0f32; grid.len()], vec![0.0f32; grid.len()]);
-            Src::fill_f64_dyn(&src, &borrow64(&up), &mut fu).unwrap();
-            Src::fill_f64_dyn(&src, &borrow64(&down), &mut fd).unwrap();
+            src.fill_f64_dyn(&borrow64(&up), &mut fu).unwrap();
+            src.fill_f64_dyn(&borrow64(&down), &mut fd).unwrap();
             for k in 0..grid.len() {
                 let fdiff = (f64::from(fu[k]) - f64::from(fd[k])) / (2.0 * H);
                 assert!(
@@ -860,14 +864,14 @@ fn grid_derivatives_are_with_respect_to_position() {
 #[test]
 fn a_wrong_derivative_length_is_named_and_nothing_is_written() {
     let names = ["dx", "dy", "dz", "dw"];
-    let sources: Vec<Box<dyn GradSrc>> = vec![
-        Box::new(Perlin::permuted(1)),
-        Box::new(Value::permuted(1)),
-        Box::new(Fbm::new(Perlin::permuted(1))),
+    let sources: Vec<DynSource> = vec![
+        DynSource::differentiable(Perlin::permuted(1)),
+        DynSource::differentiable(Value::permuted(1)),
+        DynSource::differentiable(Fbm::new(Perlin::permuted(1))),
     ];
     for src in &sources {
         for level in levels() {
-            let src = src.at_grad(level);
+            let src = src.clone().with_level(level).unwrap();
             for dims in 1..=4 {
                 for len in [0usize, 1, 9, 67] {
                     let inputs: Vec<Vec<f32>> = vec![vec![0.5; len]; dims];
@@ -891,7 +895,7 @@ fn a_wrong_derivative_length_is_named_and_nothing_is_written() {
                                     let mut g: Vec<&mut [f32]> =
                                         grad.iter_mut().map(Vec::as_mut_slice).collect();
                                     if on_grid {
-                                        src.grid_grad(&grid, &mut out, &mut g, wrong % 2 == 0)
+                                        grid.fill_grad(&src, &mut out, &mut g, wrong % 2 == 0)
                                     } else {
                                         src.fill_grad_dyn(&borrow(&inputs), &mut out, &mut g)
                                     }
@@ -940,6 +944,13 @@ fn a_wrong_derivative_length_is_named_and_nothing_is_written() {
 /// (nothing written) and gives NaN from the one-point method.
 #[test]
 fn an_invalid_fbm_refuses_derivatives() {
+    /// `noise_grad` of `fbm` at one point in `D` dimensions is all NaN.
+    fn nan_at_one_point<const D: usize>(fbm: &Fbm<Perlin>) -> bool {
+        let (v, d) = fbm.noise_grad([0.3; D]);
+        std::iter::once(v)
+            .chain(d)
+            .all(|x| x.to_bits() == f32::NAN.to_bits())
+    }
     for (fbm, want) in [
         (
             Fbm::new(Perlin::permuted(2)).octaves(0),
@@ -954,13 +965,20 @@ fn an_invalid_fbm_refuses_derivatives() {
             Error::PeriodicLacunarity(2.5),
         ),
     ] {
+        let one_point = [
+            nan_at_one_point::<1>(&fbm),
+            nan_at_one_point::<2>(&fbm),
+            nan_at_one_point::<3>(&fbm),
+            nan_at_one_point::<4>(&fbm),
+        ];
+        let src = DynSource::differentiable(fbm);
         for dims in 1..=4 {
-            let (v, d) = fbm.noise_grad_dyn(&vec![0.3; dims]);
-            assert!(
-                std::iter::once(v)
-                    .chain(d)
-                    .all(|x| x.to_bits() == f32::NAN.to_bits()),
-                "{want:?}, {dims}D"
+            assert!(one_point[dims - 1], "{want:?}, {dims}D");
+            let mut d = vec![f32::from_bits(SENTINEL_BITS); dims];
+            assert_eq!(
+                src.noise_grad_dyn(&vec![0.3; dims], &mut d),
+                Err(want.clone()),
+                "{dims}D, noise_grad_dyn"
             );
             let inputs = vec![vec![0.3f32; 5]; dims];
             let mut out = vec![f32::from_bits(SENTINEL_BITS); 5];
@@ -973,15 +991,16 @@ fn an_invalid_fbm_refuses_derivatives() {
             for on_grid in [false, true] {
                 let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
                 let result = if on_grid {
-                    fbm.grid_grad(&grid, &mut out, &mut g, true)
+                    grid.fill_grad(&src, &mut out, &mut g, true)
                 } else {
-                    fbm.fill_grad_dyn(&borrow(&inputs), &mut out, &mut g)
+                    src.fill_grad_dyn(&borrow(&inputs), &mut out, &mut g)
                 };
                 assert_eq!(result, Err(want.clone()), "{dims}D, grid {on_grid}");
             }
             assert!(
                 out.iter()
                     .chain(grad.iter().flatten())
+                    .chain(&d)
                     .all(|v| v.to_bits() == SENTINEL_BITS)
             );
         }

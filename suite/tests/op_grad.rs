@@ -7,13 +7,10 @@
 //! grids as `gradient.rs` checks `Fbm`'s.
 
 use crate::common::{
-    AnyGrid, GradSrc, Rng, SENTINEL_BITS, Src, bits, borrow, borrow64, levels, point, show,
-    table_inputs,
+    AnyGrid, Rng, SENTINEL_BITS, bits, borrow, borrow64, grad_at, levels, point, show, table_inputs,
 };
 use noisefield::prelude::*;
-use noisefield::{Blend, Combine, Differentiable, Fbm, Map, Perlin, Warp};
-
-// `Leveled` for the operators and `Warp` is in `common`.
+use noisefield::{Blend, Combine, Differentiable, DynSource, Fbm, Map, Perlin, Warp};
 
 fn a() -> Fbm<Perlin> {
     Fbm::new(Perlin::new(1)).octaves(3)
@@ -41,20 +38,20 @@ fn near(v: f32, kinks: &[f32]) -> bool {
 /// whether a kink is near, and that decision (`true`: skip the point).
 struct Case {
     name: String,
-    field: Box<dyn GradSrc>,
-    inputs: Vec<Box<dyn Src>>,
+    field: DynSource,
+    inputs: Vec<DynSource>,
     near_kink: fn(&[f32]) -> bool,
 }
 
 fn case(
     name: &str,
-    field: impl GradSrc + 'static,
-    inputs: Vec<Box<dyn Src>>,
+    field: impl Differentiable + 'static,
+    inputs: Vec<DynSource>,
     near_kink: fn(&[f32]) -> bool,
 ) -> Case {
     Case {
         name: name.to_string(),
-        field: Box::new(field),
+        field: DynSource::differentiable(field),
         inputs,
         near_kink,
     }
@@ -75,57 +72,63 @@ fn cases() -> Vec<Case> {
             vec![],
             smooth,
         ),
-        case("abs", Map::abs(a()), vec![Box::new(a())], |v| {
-            near(v[0], &[0.0])
-        }),
-        case("abs of Perlin", Map::abs(b()), vec![Box::new(b())], |v| {
+        case("abs", Map::abs(a()), vec![DynSource::new(a())], |v| {
             near(v[0], &[0.0])
         }),
         case(
+            "abs of Perlin",
+            Map::abs(b()),
+            vec![DynSource::new(b())],
+            |v| near(v[0], &[0.0]),
+        ),
+        case(
             "clamp",
             Map::clamp(a(), -0.2, 0.3),
-            vec![Box::new(a())],
+            vec![DynSource::new(a())],
             |v| near(v[0], &[-0.2, 0.3]),
         ),
         case(
             "terrace",
             Map::terrace(a(), &terrace),
-            vec![Box::new(a())],
+            vec![DynSource::new(a())],
             |v| near(v[0], &[-0.6, -0.2, 0.0, 0.5]),
         ),
-        case("curve", Map::curve(a(), &curve), vec![Box::new(a())], |v| {
-            near(v[0], &[-0.5, 0.0, 0.1, 0.4])
-        }),
+        case(
+            "curve",
+            Map::curve(a(), &curve),
+            vec![DynSource::new(a())],
+            |v| near(v[0], &[-0.5, 0.0, 0.1, 0.4]),
+        ),
         case("add", Combine::add(a(), b()), vec![], smooth),
         case("multiply", Combine::multiply(a(), b()), vec![], smooth),
         case(
             "min",
             Combine::min(a(), b()),
-            vec![Box::new(a()), Box::new(b())],
+            vec![DynSource::new(a()), DynSource::new(b())],
             |v| near(v[0], &[v[1]]),
         ),
         case(
             "max",
             Combine::max(a(), b()),
-            vec![Box::new(a()), Box::new(b())],
+            vec![DynSource::new(a()), DynSource::new(b())],
             |v| near(v[0], &[v[1]]),
         ),
         case(
             "blend",
             Blend::new(a(), b(), control()),
-            vec![Box::new(control())],
+            vec![DynSource::new(control())],
             |v| near(v[0], &[-1.0, 1.0]),
         ),
         case(
             "select, edge 0.3",
             Blend::select(a(), b(), control(), 0.1, 0.3),
-            vec![Box::new(control())],
+            vec![DynSource::new(control())],
             |v| near(v[0], &[-0.2, 0.4]),
         ),
         case(
             "select, hard",
             Blend::select(a(), b(), control(), 0.1, 0.0),
-            vec![Box::new(control())],
+            vec![DynSource::new(control())],
             |v| near(v[0], &[0.1]),
         ),
         case("warp, 1 iteration", warp(a(), 1), vec![], smooth),
@@ -153,7 +156,7 @@ fn random_points(rng: &mut Rng, dims: usize, n: usize) -> Vec<Vec<f32>> {
     rng.points(dims, n, -40.0, 40.0)
 }
 
-fn fill_grad(src: &dyn GradSrc, pts: &[Vec<f32>]) -> (Vec<f32>, Vec<Vec<f32>>) {
+fn fill_grad(src: &DynSource, pts: &[Vec<f32>]) -> (Vec<f32>, Vec<Vec<f32>>) {
     let n = pts[0].len();
     let mut out = vec![f32::from_bits(SENTINEL_BITS); n];
     let mut grad = vec![vec![f32::from_bits(SENTINEL_BITS); n]; pts.len()];
@@ -164,7 +167,7 @@ fn fill_grad(src: &dyn GradSrc, pts: &[Vec<f32>]) -> (Vec<f32>, Vec<Vec<f32>>) {
     (out, grad)
 }
 
-fn fill_f64(src: &dyn Src, pts: &[Vec<f64>]) -> Vec<f32> {
+fn fill_f64(src: &DynSource, pts: &[Vec<f64>]) -> Vec<f32> {
     let mut out = vec![0.0f32; pts[0].len()];
     src.fill_f64_dyn(&borrow64(pts), &mut out).unwrap();
     out
@@ -175,7 +178,7 @@ fn fill_f64(src: &dyn Src, pts: &[Vec<f64>]) -> Vec<f32> {
 const H: f64 = 2e-3;
 
 /// The central difference along `axis` with step `h`, from `fillN_f64`.
-fn central(src: &dyn Src, wide: &[Vec<f64>], axis: usize, h: f64) -> Vec<f64> {
+fn central(src: &DynSource, wide: &[Vec<f64>], axis: usize, h: f64) -> Vec<f64> {
     let mut up = wide.to_vec();
     let mut down = wide.to_vec();
     up[axis].iter_mut().for_each(|v| *v += h);
@@ -222,16 +225,13 @@ fn derivatives_match_central_differences() {
         for dims in [2, 3] {
             let n = 400;
             let pts = random_points(&mut rng, dims, n);
-            let (_, grad) = fill_grad(case.field.as_ref(), &pts);
+            let (_, grad) = fill_grad(&case.field, &pts);
             let wide: Vec<Vec<f64>> = pts
                 .iter()
                 .map(|s| s.iter().map(|&v| f64::from(v)).collect())
                 .collect();
-            let input_values: Vec<Vec<f32>> = case
-                .inputs
-                .iter()
-                .map(|s| fill_f64(s.as_ref(), &wide))
-                .collect();
+            let input_values: Vec<Vec<f32>> =
+                case.inputs.iter().map(|s| fill_f64(s, &wide)).collect();
             let keep: Vec<bool> = (0..n)
                 .map(|i| {
                     let v: Vec<f32> = input_values.iter().map(|x| x[i]).collect();
@@ -249,8 +249,8 @@ fn derivatives_match_central_differences() {
             let (mut worst, mut largest) = (0.0f64, 0.0f64);
             let mut estimates = vec![vec![(0.0, 0.0); n]; dims];
             for a in 0..dims {
-                let d1 = central(case.field.as_ref(), &wide, a, H);
-                let d2 = central(case.field.as_ref(), &wide, a, H / 2.0);
+                let d1 = central(&case.field, &wide, a, H);
+                let d2 = central(&case.field, &wide, a, H / 2.0);
                 for i in (0..n).filter(|&i| keep[i]) {
                     let (want, tol) = estimate(d1[i], d2[i]);
                     estimates[a][i] = (want, tol);
@@ -310,8 +310,8 @@ fn mutants(name: &str, pts: &[Vec<f32>], grad: &[Vec<f32>]) -> Option<Vec<Vec<f6
     let wide = |v: &[f32]| -> Vec<f64> { v.iter().map(|&x| f64::from(x)).collect() };
     match name {
         "multiply" => {
-            let (va, _) = fill_grad(&a(), pts);
-            let (_, gb) = fill_grad(&b(), pts);
+            let (va, _) = fill_grad(&DynSource::differentiable(a()), pts);
+            let (_, gb) = fill_grad(&DynSource::differentiable(b()), pts);
             Some(
                 (0..dims)
                     .map(|j| {
@@ -323,8 +323,11 @@ fn mutants(name: &str, pts: &[Vec<f32>], grad: &[Vec<f32>]) -> Option<Vec<Vec<f6
             )
         }
         "blend" | "select, edge 0.3" => {
-            let (va, vb) = (fill_grad(&a(), pts).0, fill_grad(&b(), pts).0);
-            let (vc, gc) = fill_grad(&control(), pts);
+            let (va, vb) = (
+                fill_grad(&DynSource::differentiable(a()), pts).0,
+                fill_grad(&DynSource::differentiable(b()), pts).0,
+            );
+            let (vc, gc) = fill_grad(&DynSource::differentiable(control()), pts);
             let slope: Vec<f64> = vc
                 .iter()
                 .map(|&c| {
@@ -369,7 +372,7 @@ fn mutants(name: &str, pts: &[Vec<f32>], grad: &[Vec<f32>]) -> Option<Vec<Vec<f6
                             .iter()
                             .map(|s| s.iter().map(|&v| v + offsets[a]).collect())
                             .collect();
-                        let w = fill_f64(&b(), &moved);
+                        let w = fill_f64(&DynSource::new(b()), &moved);
                         (0..n)
                             .map(|i| c[a][i] + amplitude * f64::from(w[i]))
                             .collect()
@@ -386,7 +389,7 @@ fn mutants(name: &str, pts: &[Vec<f32>], grad: &[Vec<f32>]) -> Option<Vec<Vec<f6
                     .map(|s| s.iter().map(|&x| x as f32).collect())
                     .collect()
             };
-            let (_, df) = fill_grad(&a(), &narrow(&p));
+            let (_, df) = fill_grad(&DynSource::differentiable(a()), &narrow(&p));
             if iterations == 1 {
                 return Some(df.iter().map(|s| wide(s)).collect());
             }
@@ -396,7 +399,7 @@ fn mutants(name: &str, pts: &[Vec<f32>], grad: &[Vec<f32>]) -> Option<Vec<Vec<f6
                         .iter()
                         .map(|s| s.iter().map(|&v| v + offsets[a]).collect())
                         .collect();
-                    fill_grad(&b(), &narrow(&moved)).1
+                    fill_grad(&DynSource::differentiable(b()), &narrow(&moved)).1
                 })
                 .collect();
             Some(
@@ -433,29 +436,33 @@ fn simple_rules_are_their_formula_on_the_inputs_gradients() {
         for (i, v) in [f32::NAN, f32::INFINITY, -1e30, 3e9].iter().enumerate() {
             pts[i % dims][i] = *v;
         }
-        let (va, ga) = fill_grad(&a(), &pts);
-        let (vb, gb) = fill_grad(&b(), &pts);
+        let (va, ga) = fill_grad(&DynSource::differentiable(a()), &pts);
+        let (vb, gb) = fill_grad(&DynSource::differentiable(b()), &pts);
         type Rule = fn(f32, f32, f32, f32) -> f32;
-        let rules: Vec<(&str, Box<dyn GradSrc>, Rule)> = vec![
+        let rules: Vec<(&str, DynSource, Rule)> = vec![
             (
                 "scale_bias",
-                Box::new(Map::scale_bias(a(), 2.5, -0.25)),
+                DynSource::differentiable(Map::scale_bias(a(), 2.5, -0.25)),
                 |_, da, _, _| 2.5 * da,
             ),
-            ("abs", Box::new(Map::abs(a())), |a, da, _, _| {
-                if a.is_nan() {
-                    f32::NAN
-                } else if a > 0.0 {
-                    da
-                } else if a < 0.0 {
-                    -da
-                } else {
-                    0.0 * da
-                }
-            }),
+            (
+                "abs",
+                DynSource::differentiable(Map::abs(a())),
+                |a, da, _, _| {
+                    if a.is_nan() {
+                        f32::NAN
+                    } else if a > 0.0 {
+                        da
+                    } else if a < 0.0 {
+                        -da
+                    } else {
+                        0.0 * da
+                    }
+                },
+            ),
             (
                 "clamp",
-                Box::new(Map::clamp(a(), -0.2, 0.3)),
+                DynSource::differentiable(Map::clamp(a(), -0.2, 0.3)),
                 |a, da, _, _| {
                     if a.is_nan() {
                         f32::NAN
@@ -466,23 +473,33 @@ fn simple_rules_are_their_formula_on_the_inputs_gradients() {
                     }
                 },
             ),
-            ("add", Box::new(Combine::add(a(), b())), |_, da, _, db| {
-                da + db
-            }),
+            (
+                "add",
+                DynSource::differentiable(Combine::add(a(), b())),
+                |_, da, _, db| da + db,
+            ),
             (
                 "multiply",
-                Box::new(Combine::multiply(a(), b())),
+                DynSource::differentiable(Combine::multiply(a(), b())),
                 |a, da, b, db| da * b + a * db,
             ),
-            ("min", Box::new(Combine::min(a(), b())), |a, da, b, db| {
-                if a < b { da } else { db }
-            }),
-            ("max", Box::new(Combine::max(a(), b())), |a, da, b, db| {
-                if a > b { da } else { db }
-            }),
+            (
+                "min",
+                DynSource::differentiable(Combine::min(a(), b())),
+                |a, da, b, db| {
+                    if a < b { da } else { db }
+                },
+            ),
+            (
+                "max",
+                DynSource::differentiable(Combine::max(a(), b())),
+                |a, da, b, db| {
+                    if a > b { da } else { db }
+                },
+            ),
         ];
         for (name, field, rule) in rules {
-            let (_, g) = fill_grad(field.as_ref(), &pts);
+            let (_, g) = fill_grad(&field, &pts);
             for axis in 0..dims {
                 for i in 0..pts[0].len() {
                     let want = rule(va[i], ga[axis][i], vb[i], gb[axis][i]);
@@ -510,12 +527,18 @@ fn simple_rules_are_their_formula_on_the_inputs_gradients() {
 fn terrace_and_curve_slopes_follow_their_pieces() {
     let mut rng = Rng(79);
     let pts = random_points(&mut rng, 3, 3000);
-    let (va, ga) = fill_grad(&a(), &pts);
+    let (va, ga) = fill_grad(&DynSource::differentiable(a()), &pts);
     let steps = [-0.6f64, -0.2, 0.0, 0.5];
-    let (_, gt) = fill_grad(&Map::terrace(a(), &[0.5, -0.6, 0.0, -0.2]), &pts);
+    let (_, gt) = fill_grad(
+        &DynSource::differentiable(Map::terrace(a(), &[0.5, -0.6, 0.0, -0.2])),
+        &pts,
+    );
     let cp = [(-0.5f64, 0.25f64), (0.0, 0.75), (0.1, 0.7), (0.4, -1.0)];
     let (_, gc) = fill_grad(
-        &Map::curve(a(), &[(0.4, -1.0), (-0.5, 0.25), (0.0, 0.75), (0.1, 0.7)]),
+        &DynSource::differentiable(Map::curve(
+            a(),
+            &[(0.4, -1.0), (-0.5, 0.25), (0.0, 0.75), (0.1, 0.7)],
+        )),
         &pts,
     );
     let (mut inside_t, mut inside_c) = (0, 0);
@@ -571,14 +594,18 @@ fn values_are_the_plain_ones_and_derivatives_agree_across_levels() {
                 let inputs = borrow(pts);
                 let len = pts[0].len();
                 let want: Vec<(f32, Vec<f32>)> = (0..len)
-                    .map(|i| case.field.noise_grad_dyn(&point(&inputs, i)))
+                    .map(|i| grad_at(&case.field, &point(&inputs, i)))
                     .collect();
                 let mut plain = vec![0.0f32; len];
                 case.field.fill_dyn(&inputs, &mut plain).unwrap();
                 for (i, (v, d)) in want.iter().enumerate() {
                     let c = point(&inputs, i);
                     let context = format!("{}, {dims}D at {}", case.name, show(&c));
-                    assert_eq!(v.to_bits(), case.field.noise_dyn(&c).to_bits(), "{context}");
+                    assert_eq!(
+                        v.to_bits(),
+                        case.field.noise_dyn(&c).unwrap().to_bits(),
+                        "{context}"
+                    );
                     assert_eq!(v.to_bits(), plain[i].to_bits(), "{context}: fill");
                     if v.is_nan() || c.iter().any(|x| !x.is_finite()) {
                         assert!(
@@ -590,8 +617,8 @@ fn values_are_the_plain_ones_and_derivatives_agree_across_levels() {
                     }
                 }
                 for level in levels() {
-                    let at = case.field.at_grad(level);
-                    let (out, grad) = fill_grad(at.as_ref(), pts);
+                    let at = case.field.clone().with_level(level).unwrap();
+                    let (out, grad) = fill_grad(&at, pts);
                     for i in 0..len {
                         let got: Vec<u32> = std::iter::once(out[i])
                             .chain(grad.iter().map(|g| g[i]))
@@ -616,13 +643,13 @@ fn values_are_the_plain_ones_and_derivatives_agree_across_levels() {
 }
 
 /// `[values, d/dx, …]` of `fill_gridN_grad` (or `_par`), every slot written.
-fn grid_grad(src: &dyn GradSrc, grid: &AnyGrid, par: bool) -> Vec<Vec<u32>> {
+fn grid_grad(src: &DynSource, grid: &AnyGrid, par: bool) -> Vec<Vec<u32>> {
     let (n, dims) = (grid.len(), grid.dims());
     let mut out = vec![f32::from_bits(SENTINEL_BITS); n];
     let mut grad = vec![vec![f32::from_bits(SENTINEL_BITS); n]; dims];
     {
         let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
-        src.grid_grad(grid, &mut out, &mut g, par).unwrap();
+        grid.fill_grad(src, &mut out, &mut g, par).unwrap();
     }
     let mut all = vec![bits(&out)];
     all.extend(grad.iter().map(|g| bits(g)));
@@ -644,15 +671,15 @@ fn grid_grad(src: &dyn GradSrc, grid: &AnyGrid, par: bool) -> Vec<Vec<u32>> {
 /// the same bits.
 #[test]
 fn grids_with_derivatives_are_the_point_path_everywhere() {
-    let over_perlin: Vec<(&str, Box<dyn GradSrc>)> = vec![
-        ("abs of Perlin", Box::new(Map::abs(b()))),
+    let over_perlin: Vec<(&str, DynSource)> = vec![
+        ("abs of Perlin", DynSource::differentiable(Map::abs(b()))),
         (
             "blend of Perlins",
-            Box::new(Blend::select(b(), Perlin::new(3), control(), 0.1, 0.3)),
+            DynSource::differentiable(Blend::select(b(), Perlin::new(3), control(), 0.1, 0.3)),
         ),
         (
             "min of Perlins",
-            Box::new(Combine::min(b(), Perlin::new(3))),
+            DynSource::differentiable(Combine::min(b(), Perlin::new(3))),
         ),
     ];
     let all = cases().into_iter().map(|c| (c.name, c.field, false)).chain(
@@ -670,16 +697,16 @@ fn grids_with_derivatives_are_the_point_path_everywhere() {
                 let size: Vec<usize> = [37, 5, 3][..dims].to_vec();
                 let grid = AnyGrid::new(&origin, &step, &size);
                 let context = format!("{name}, {grid:?}");
-                let want = grid_grad(field.as_ref(), &grid, false);
+                let want = grid_grad(&field, &grid, false);
                 assert_eq!(
                     want[0],
-                    bits(&grid.point_values(field.as_ref())),
+                    bits(&grid.point_values(&field)),
                     "{context}: values vs fill_f64"
                 );
                 if dx > 0.75 || warp {
                     assert_eq!(
                         want[0],
-                        bits(&grid.values(field.as_ref(), false)),
+                        bits(&grid.values(&field, false)),
                         "{context}: values vs the value grid"
                     );
                 }
@@ -689,17 +716,17 @@ fn grids_with_derivatives_are_the_point_path_everywhere() {
                         .iter()
                         .map(|a| a.iter().map(|&v| v as f32).collect())
                         .collect();
-                    let (out, grad) = fill_grad(field.as_ref(), &pts);
+                    let (out, grad) = fill_grad(&field, &pts);
                     assert_eq!(want[0], bits(&out), "{context}: values vs fill_grad");
                     for a in 0..dims {
                         assert_eq!(want[a + 1], bits(&grad[a]), "{context}: d/d{a}");
                     }
                 }
                 for level in levels() {
-                    let at = field.at_grad(level);
+                    let at = field.clone().with_level(level).unwrap();
                     for par in [false, true] {
                         assert!(
-                            grid_grad(at.as_ref(), &grid, par) == want,
+                            grid_grad(&at, &grid, par) == want,
                             "{context}, level {level}, par {par}"
                         );
                     }
@@ -709,7 +736,7 @@ fn grids_with_derivatives_are_the_point_path_everywhere() {
                         .num_threads(threads)
                         .build()
                         .unwrap()
-                        .install(|| grid_grad(field.as_ref(), &grid, true));
+                        .install(|| grid_grad(&field, &grid, true));
                     assert!(got == want, "{context}, {threads} threads");
                 }
                 // Two windows along the last axis, the second also cut in x.
@@ -724,7 +751,7 @@ fn grids_with_derivatives_are_the_point_path_everywhere() {
                         offset[0] = 3;
                         wsize[0] = 30;
                     }
-                    let got = grid_grad(field.as_ref(), &grid.window(&offset, &wsize), off > 0);
+                    let got = grid_grad(&field, &grid.window(&offset, &wsize), off > 0);
                     for k in 0..got[0].len() {
                         let (mut rest, mut at, mut stride) = (k, 0, 1);
                         for a in 0..dims {
@@ -760,18 +787,21 @@ fn gradient_methods_errors_and_nesting() {
     let (v, _) = Differentiable::noise_grad(&fbm, [1.3, 2.4]);
     assert_eq!(v.to_bits(), fbm.noise([1.3, 2.4]).to_bits());
 
-    let bad: Vec<(Box<dyn GradSrc>, &str)> = vec![
+    let bad: Vec<(DynSource, &str)> = vec![
         (
-            Box::new(Map::clamp(b(), 1.0, -1.0)),
+            DynSource::differentiable(Map::clamp(b(), 1.0, -1.0)),
             "above the upper bound",
         ),
         (
-            Box::new(Blend::select(b(), b(), b(), 0.0, -1.0)),
+            DynSource::differentiable(Blend::select(b(), b(), b(), 0.0, -1.0)),
             "negative",
         ),
-        (Box::new(Warp::new(b(), b()).iterations(0)), "1 to 8"),
         (
-            Box::new(Combine::add(
+            DynSource::differentiable(Warp::new(b(), b()).iterations(0)),
+            "1 to 8",
+        ),
+        (
+            DynSource::differentiable(Combine::add(
                 b(),
                 Map::curve(b(), &[(0.0, 1.0), (0.0, 2.0)]),
             )),
@@ -779,7 +809,7 @@ fn gradient_methods_errors_and_nesting() {
         ),
     ];
     for (src, needle) in bad {
-        let (v, d) = src.noise_grad_dyn(&[0.5, 0.25]);
+        let (v, d) = src.noise_grad([0.5, 0.25]);
         assert!(
             std::iter::once(v)
                 .chain(d)
@@ -793,7 +823,7 @@ fn gradient_methods_errors_and_nesting() {
         for on_grid in [false, true] {
             let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
             let e = if on_grid {
-                src.grid_grad(&grid, &mut out, &mut g, true)
+                grid.fill_grad(&src, &mut out, &mut g, true)
             } else {
                 src.fill_grad_dyn(&borrow(&pts), &mut out, &mut g)
             }

@@ -8,12 +8,12 @@
 
 use crate::common::levels;
 use crate::common::{
-    AnyGrid, Rng, SENTINEL_BITS, Src, adversarial, assert_src_f64_levels_agree,
+    AnyGrid, Rng, SENTINEL_BITS, adversarial, assert_src_f64_levels_agree,
     assert_src_levels_match_scalar, bit_pattern_slices, bits, borrow, borrow64, f64_slices,
     table_inputs, widen,
 };
 use noisefield::prelude::*;
-use noisefield::{Fade, Level, Perlin, Value};
+use noisefield::{DynSource, Fade, Level, Perlin, Value};
 use proptest::prelude::*;
 
 /// Ken's table and two seeded ones.
@@ -26,19 +26,22 @@ fn values() -> Vec<(String, Value)> {
 }
 
 /// Every lattice source: Perlin and Value, three tables, every fade.
-fn lattice_sources() -> Vec<(String, Box<dyn Src>)> {
-    let mut v: Vec<(String, Box<dyn Src>)> = Vec::new();
+fn lattice_sources() -> Vec<(String, DynSource)> {
+    let mut v: Vec<(String, DynSource)> = Vec::new();
     for fade in Fade::ALL {
         for (name, p) in [
             ("Perlin reference", Perlin::reference()),
             ("Perlin seed 9", Perlin::permuted(9)),
         ] {
-            v.push((format!("{name}, {fade:?}"), Box::new(p.with_fade(fade))));
+            v.push((
+                format!("{name}, {fade:?}"),
+                DynSource::new(p.with_fade(fade)),
+            ));
         }
         for (name, p) in values() {
             v.push((
                 format!("Value {name}, {fade:?}"),
-                Box::new(p.with_fade(fade)),
+                DynSource::new(p.with_fade(fade)),
             ));
         }
     }
@@ -155,7 +158,9 @@ fn value_noise_matches_an_f64_oracle_in_1d_to_4d() {
                 let pts = oracle_points(&mut rng, dims, 2000);
                 let len = pts[0].len();
                 let mut out = vec![0.0f32; len];
-                Src::fill_dyn(&v, &borrow(&pts), &mut out).unwrap();
+                DynSource::new(v.clone())
+                    .fill_dyn(&borrow(&pts), &mut out)
+                    .unwrap();
                 let mut max = 0.0f64;
                 for (i, &got) in out.iter().enumerate() {
                     let c: Vec<f64> = pts.iter().map(|s| f64::from(s[i])).collect();
@@ -206,13 +211,14 @@ fn value_at_lattice_points_is_the_corner_height() {
                 }
             }
             let mut rng = Rng(5);
+            let dv = DynSource::new(v.clone());
             for dims in 2..=4 {
                 for _ in 0..500 {
                     let cells: Vec<i64> = (0..dims)
                         .map(|_| rng.uniform(-700.0, 700.0).floor() as i64)
                         .collect();
                     let c: Vec<f32> = cells.iter().map(|&c| c as f32).collect();
-                    let got = Src::noise_dyn(&v, &c);
+                    let got = dv.noise_dyn(&c).unwrap();
                     let want = by_hash[usize::from(hash(&p, &cells))];
                     assert_eq!(
                         got.to_bits(),
@@ -313,10 +319,10 @@ fn lattice_sources_with_every_fade_match_scalar_at_every_level() {
         for dims in 1..=4 {
             for inputs in table_inputs(dims, 3) {
                 let context = format!("{name}, length {}", inputs[0].len());
-                assert_src_levels_match_scalar(src.as_ref(), &borrow(&inputs), &context);
+                assert_src_levels_match_scalar(&src, &borrow(&inputs), &context);
                 // fillN_f64 of the widened inputs: fillN's bits, every level.
                 let wide = widen(&inputs);
-                let got = assert_src_f64_levels_agree(src.as_ref(), &borrow64(&wide), &context);
+                let got = assert_src_f64_levels_agree(&src, &borrow64(&wide), &context);
                 let mut want = vec![0.0f32; inputs[0].len()];
                 src.fill_dyn(&borrow(&inputs), &mut want).unwrap();
                 assert_eq!(bits(&got), bits(&want), "{context}: fill_f64 vs fill");
@@ -326,16 +332,16 @@ fn lattice_sources_with_every_fade_match_scalar_at_every_level() {
 }
 
 /// A lattice source: Perlin or Value, any table, any fade.
-fn any_lattice() -> impl Strategy<Value = (String, Box<dyn Src>)> {
+fn any_lattice() -> impl Strategy<Value = (String, DynSource)> {
     (any::<bool>(), any::<u64>(), 0..4usize, any::<bool>()).prop_map(
         |(value, seed, fade, reference)| {
             let fade = Fade::ALL[fade];
             let name = format!("value {value}, seed {seed} (reference {reference}), {fade:?}");
-            let src: Box<dyn Src> = match (value, reference) {
-                (true, true) => Box::new(Value::reference().with_fade(fade)),
-                (true, false) => Box::new(Value::permuted(seed).with_fade(fade)),
-                (false, true) => Box::new(Perlin::reference().with_fade(fade)),
-                (false, false) => Box::new(Perlin::permuted(seed).with_fade(fade)),
+            let src = match (value, reference) {
+                (true, true) => DynSource::new(Value::reference().with_fade(fade)),
+                (true, false) => DynSource::new(Value::permuted(seed).with_fade(fade)),
+                (false, true) => DynSource::new(Perlin::reference().with_fade(fade)),
+                (false, false) => DynSource::new(Perlin::permuted(seed).with_fade(fade)),
             };
             (name, src)
         },
@@ -350,9 +356,9 @@ proptest! {
         (name, src) in any_lattice(),
         s in (1usize..=4).prop_flat_map(bit_pattern_slices),
     ) {
-        assert_src_levels_match_scalar(src.as_ref(), &borrow(&s), &name);
+        assert_src_levels_match_scalar(&src, &borrow(&s), &name);
         let wide = widen(&s);
-        let got = assert_src_f64_levels_agree(src.as_ref(), &borrow64(&wide), &name);
+        let got = assert_src_f64_levels_agree(&src, &borrow64(&wide), &name);
         let mut want = vec![0.0f32; s[0].len()];
         src.fill_dyn(&borrow(&s), &mut want).unwrap();
         prop_assert_eq!(bits(&got), bits(&want), "{}: fill_f64 vs fill", name);
@@ -363,7 +369,7 @@ proptest! {
         (name, src) in any_lattice(),
         s in (1usize..=4).prop_flat_map(f64_slices),
     ) {
-        assert_src_f64_levels_agree(src.as_ref(), &borrow64(&s), &name);
+        assert_src_f64_levels_agree(&src, &borrow64(&s), &name);
     }
 }
 
@@ -383,8 +389,9 @@ fn value_outputs_lie_in_minus_one_to_one() {
     for (name, v) in values() {
         for fade in Fade::ALL {
             let v = v.clone().with_fade(fade);
+            let dv = DynSource::new(v.clone());
             for dims in 1..=4 {
-                assert_eq!(Src::bounds_dyn(&v, dims), (-1.0, 1.0), "{name}, {dims}D");
+                assert_eq!(v.bounds(dims), (-1.0, 1.0), "{name}, {dims}D");
                 let mut rng = Rng(dims as u64);
                 let mut pts = rng.points(dims, 4000, -300.0, 300.0);
                 for (a, axis) in pts.iter_mut().enumerate() {
@@ -396,7 +403,7 @@ fn value_outputs_lie_in_minus_one_to_one() {
                 }
                 let len = pts[0].len();
                 let mut out = vec![0.0f32; len];
-                Src::fill_dyn(&v, &borrow(&pts), &mut out).unwrap();
+                dv.fill_dyn(&borrow(&pts), &mut out).unwrap();
                 let mut values = out;
                 for step in [0.003, 0.37] {
                     let origin: Vec<f64> = (0..dims).map(|a| -2.5 + a as f64).collect();
@@ -404,7 +411,7 @@ fn value_outputs_lie_in_minus_one_to_one() {
                         .map(|a| if a == 0 { step } else { 0.29 })
                         .collect();
                     let size: Vec<usize> = (0..dims).map(|a| [400, 9, 5, 4][a]).collect();
-                    values.extend(AnyGrid::new(&origin, &steps, &size).values(&v, false));
+                    values.extend(AnyGrid::new(&origin, &steps, &size).values(&dv, false));
                 }
                 if let Some(bad) = values.iter().find(|x| !(-1.0..=1.0).contains(*x)) {
                     panic!("{name}, {fade:?}, {dims}D: output {bad:e} outside [-1, 1]");
@@ -445,7 +452,8 @@ fn fades_never_overshoot_at_the_ends_of_a_cell() {
             assert_eq!(v.noise([0.0]), if height == 0 { -1.0 } else { 1.0 });
             let mut out = vec![0.0f32; xs.len()];
             for level in levels() {
-                Src::fill_dyn(v.at(level).as_ref(), &[&xs], &mut out).unwrap();
+                let at = v.clone().with_level(level).unwrap();
+                at.fill([&xs], &mut out).unwrap();
                 if let Some(i) = out.iter().position(|o| !(-1.0..=1.0).contains(o)) {
                     panic!(
                         "{fade:?}, height {height}, level {level}: at {:e} value {:e}",
@@ -477,8 +485,8 @@ fn grids_of_every_fade_match_points_and_agree_everywhere() {
                 let step: Vec<f64> = (0..dims).map(|a| [dx, 0.43, -0.27, 0.61][a]).collect();
                 let size: Vec<usize> = (0..dims).map(|a| [300, 5, 4, 3][a]).collect();
                 let grid = AnyGrid::new(&origin, &step, &size);
-                let want = grid.values(src.at(Level::Scalar).as_ref(), false);
-                let points = grid.point_values(src.as_ref());
+                let want = grid.values(&src.clone().with_level(Level::Scalar).unwrap(), false);
+                let points = grid.point_values(&src);
                 for (k, (g, p)) in want.iter().zip(&points).enumerate() {
                     let ok = if dx.abs() >= COARSE_X_STEP {
                         g.to_bits() == p.to_bits()
@@ -492,7 +500,7 @@ fn grids_of_every_fade_match_points_and_agree_everywhere() {
                 }
                 for level in levels() {
                     for par in [false, true] {
-                        let got = grid.values(src.at(level).as_ref(), par);
+                        let got = grid.values(&src.clone().with_level(level).unwrap(), par);
                         assert!(
                             bits(&got) == bits(&want),
                             "{name}, {grid:?}, level {level}, par {par}"
@@ -509,26 +517,26 @@ fn grids_of_every_fade_match_points_and_agree_everywhere() {
 /// the shifted ones are exact).
 #[test]
 fn periodic_value_noise_repeats_exactly() {
-    let v = Value::permuted(21).with_period([4, 4, 4, 4]).unwrap();
+    let v = DynSource::new(Value::permuted(21).with_period([4, 4, 4, 4]).unwrap());
     let mut rng = Rng(8);
     for dims in 1..=4 {
         for _ in 0..300 {
             let c: Vec<f32> = (0..dims)
                 .map(|_| (rng.uniform(-40.0, 40.0) * 256.0).round() as f32 / 256.0)
                 .collect();
-            let base = Src::noise_dyn(&v, &c);
+            let base = v.noise_dyn(&c).unwrap();
             for a in 0..dims {
                 for k in [-2.0f32, 1.0, 3.0] {
                     let mut s = c.clone();
                     s[a] += 4.0 * k;
                     assert_eq!(
-                        Src::noise_dyn(&v, &s).to_bits(),
+                        v.noise_dyn(&s).unwrap().to_bits(),
                         base.to_bits(),
                         "{c:?} axis {a}"
                     );
                     let wide: Vec<Vec<f64>> = s.iter().map(|&x| vec![f64::from(x)]).collect();
                     let mut out = [0.0f32];
-                    Src::fill_f64_dyn(&v, &borrow64(&wide), &mut out).unwrap();
+                    v.fill_f64_dyn(&borrow64(&wide), &mut out).unwrap();
                     assert_eq!(out[0].to_bits(), base.to_bits(), "{c:?} axis {a} (f64)");
                 }
             }

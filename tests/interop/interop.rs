@@ -6,11 +6,11 @@
 //! against an oracle computed from noise-rs calls directly.
 use std::sync::{Arc, Mutex};
 
-use crate::common::{Leveled, Rng, adversarial, levels};
+use crate::common::{Rng, adversarial, borrow64, levels};
 use noise::NoiseFn;
 use noisefield::{
-    Billow, Blend, Combine, Custom, CustomNoise, Fbm, Level, Map, Marble, NoiseFnSource, Perlin,
-    Ridged, Source, Turbulence, Value, Warp,
+    Billow, Blend, Combine, Custom, CustomNoise, DynSource, Fbm, Level, Map, Marble, NoiseFnSource,
+    Perlin, Ridged, Source, Turbulence, Value, Warp,
 };
 
 /// Every `NoiseFn` dimension this crate implements.
@@ -28,17 +28,10 @@ fn get(s: &impl AllDims, p: &[f64]) -> f64 {
     }
 }
 
-/// `fillN_f64` of `s` at `points` (one slice per axis).
-fn fill_f64(s: &impl Source, points: &[Vec<f64>]) -> Vec<f32> {
+/// `fill_f64` of `s` at `points` (one slice per axis).
+fn fill_f64(s: &DynSource, points: &[Vec<f64>]) -> Vec<f32> {
     let mut out = vec![0.0; points[0].len()];
-    match points {
-        [x] => s.fill_f64([x], &mut out),
-        [x, y] => s.fill_f64([x, y], &mut out),
-        [x, y, z] => s.fill_f64([x, y, z], &mut out),
-        [x, y, z, w] => s.fill_f64([x, y, z, w], &mut out),
-        _ => panic!("{} axes", points.len()),
-    }
-    .unwrap();
+    s.fill_f64_dyn(&borrow64(points), &mut out).unwrap();
     out
 }
 
@@ -71,7 +64,7 @@ fn points(dims: usize, seed: u64) -> Vec<Vec<f64>> {
 
 /// `get` equals `fillN_f64` bit for bit (as `f64`) for `make()` at every
 /// level, in 1D to 4D.
-fn check_get<S: Source + Leveled + AllDims>(name: &str, make: impl Fn() -> S) {
+fn check_get<S: Source + AllDims + 'static>(name: &str, make: impl Fn() -> S) {
     for dims in 1..=4 {
         let pts = points(dims, 100 + dims as u64);
         let src = make();
@@ -82,7 +75,7 @@ fn check_get<S: Source + Leveled + AllDims>(name: &str, make: impl Fn() -> S) {
             })
             .collect();
         for level in levels() {
-            let want = fill_f64(&make().leveled(level).unwrap(), &pts);
+            let want = fill_f64(&DynSource::new(make()).with_level(level).unwrap(), &pts);
             for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
                 let p: Vec<f64> = pts.iter().map(|a| a[i]).collect();
                 assert_eq!(
@@ -166,10 +159,11 @@ fn noise_fn_source_dimensions_and_round_trip() {
     let src = Custom::new(NoiseFnSource::<_, 3>::new(nrs, (-1.0, 1.0)));
     let pts = points(4, 7);
     let n = pts[0].len();
-    let three = fill_f64(&src, &pts[..3]);
-    let two = fill_f64(&src, &pts[..2]);
-    let one = fill_f64(&src, &pts[..1]);
-    let four = fill_f64(&src, &pts);
+    let boxed = DynSource::new(src.clone());
+    let three = fill_f64(&boxed, &pts[..3]);
+    let two = fill_f64(&boxed, &pts[..2]);
+    let one = fill_f64(&boxed, &pts[..1]);
+    let four = fill_f64(&boxed, &pts);
     // noise-rs's own value, or NaN where it has none: a non-finite
     // coordinate or one beyond ±2⁶³ (where noise-rs's Perlin panics).
     let want = |p: [f64; 3]| {
@@ -208,7 +202,7 @@ fn noise_fn_source_dimensions_and_round_trip() {
     for dims in 1..=4 {
         let mut padded = pts[..dims].to_vec();
         padded.resize(4, vec![0.0; n]);
-        let mut want = fill_f64(&fbm, &padded);
+        let mut want = fill_f64(&DynSource::new(fbm.clone()), &padded);
         for (i, w) in want.iter_mut().enumerate() {
             if padded
                 .iter()
@@ -218,7 +212,7 @@ fn noise_fn_source_dimensions_and_round_trip() {
             }
         }
         for level in levels() {
-            let back = back.clone().with_level(level).unwrap();
+            let back = DynSource::new(back.clone().with_level(level).unwrap());
             let got = fill_f64(&back, &pts[..dims]);
             for i in 0..n {
                 assert_eq!(got[i].to_bits(), want[i].to_bits(), "{dims}D {level} {i}");
@@ -313,7 +307,7 @@ fn fbm_over_noise_rs_perlin_is_the_octave_sum_of_its_calls() {
     }
     for level in levels() {
         let fbm = fbm.clone().with_level(level).unwrap();
-        let got = fill_f64(&fbm, &p64);
+        let got = fill_f64(&DynSource::new(fbm.clone()), &p64);
         let mut got32 = vec![0.0f32; 3000];
         fbm.fill([&pts[0], &pts[1], &pts[2]], &mut got32).unwrap();
         for k in 0..3000 {

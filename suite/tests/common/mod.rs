@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use noisefield::prelude::*;
-use noisefield::{Error, Grid, Grid1, Grid2, Grid3, Grid4, Level, Perlin};
+use noisefield::{DynSource, Error, Grid, Grid1, Grid2, Grid3, Grid4, Level, Perlin};
 
 /// The levels every cross-level test runs: those this CPU has. The first
 /// call prints them and the ones it lacks (untested here); a level named in
@@ -459,183 +459,20 @@ pub fn bit_pattern_slices(dims: usize) -> impl proptest::strategy::Strategy<Valu
 }
 
 // ------------------------------------------------------------ any source
+//
+// Tests written over any source and dimension take a `DynSource`
+// (`DynSource::new`, or `DynSource::differentiable` for derivatives) and
+// its `*_dyn` methods; a grid of a run-time dimension is an `AnyGrid`.
 
-/// `with_level` of every source type, so tests can be written over any
-/// [`noisefield::Source`] (the method is inherent, not part of the trait).
-pub trait Leveled: Sized {
-    fn leveled(self, level: Level) -> Result<Self, Error>;
-}
-
-impl Leveled for Perlin {
-    fn leveled(self, level: Level) -> Result<Self, Error> {
-        self.with_level(level)
-    }
-}
-
-impl Leveled for noisefield::Value {
-    fn leveled(self, level: Level) -> Result<Self, Error> {
-        self.with_level(level)
-    }
-}
-
-macro_rules! leveled_combinators {
-    ($($ty:ident),*) => {$(
-        impl<N: noisefield::Source> Leveled for noisefield::$ty<N> {
-            fn leveled(self, level: Level) -> Result<Self, Error> {
-                self.with_level(level)
-            }
-        }
-    )*};
-}
-leveled_combinators!(Fbm, Billow, Ridged, Turbulence, Marble, Map);
-
-impl<A: noisefield::Source, B: noisefield::Source> Leveled for noisefield::Combine<A, B> {
-    fn leveled(self, level: Level) -> Result<Self, Error> {
-        self.with_level(level)
-    }
-}
-
-impl<A: noisefield::Source, B: noisefield::Source, C: noisefield::Source> Leveled
-    for noisefield::Blend<A, B, C>
-{
-    fn leveled(self, level: Level) -> Result<Self, Error> {
-        self.with_level(level)
-    }
-}
-
-impl<N: noisefield::Source, W: noisefield::Source> Leveled for noisefield::Warp<N, W> {
-    fn leveled(self, level: Level) -> Result<Self, Error> {
-        self.with_level(level)
-    }
-}
-
-impl<U: noisefield::CustomNoise> Leveled for noisefield::Custom<U> {
-    fn leveled(self, level: Level) -> Result<Self, Error> {
-        self.with_level(level)
-    }
-}
-
-/// Any source behind one object-safe interface, with the dimension chosen
-/// by the number of coordinates or slices (1 to 4), so one test covers
-/// every source type and dimension.
-pub trait Src: Send + Sync + std::fmt::Debug {
-    /// The same source at `level`.
-    fn at(&self, level: Level) -> Box<dyn Src>;
-    fn level_dyn(&self) -> Level;
-    /// Scalar `noiseN` at one point.
-    fn noise_dyn(&self, c: &[f32]) -> f32;
-    /// `fillN`.
-    fn fill_dyn(&self, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error>;
-    /// `fillN_f64`.
-    fn fill_f64_dyn(&self, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error>;
-    /// `fill_grid1` or `fill_grid1_par`.
-    fn grid1(&self, g: &Grid1, out: &mut [f32], par: bool) -> Result<(), Error>;
-    fn grid2(&self, g: &Grid2, out: &mut [f32], par: bool) -> Result<(), Error>;
-    fn grid3(&self, g: &Grid3, out: &mut [f32], par: bool) -> Result<(), Error>;
-    fn grid4(&self, g: &Grid4, out: &mut [f32], par: bool) -> Result<(), Error>;
-    fn bounds_dyn(&self, dimension: usize) -> (f32, f32);
-    fn check_dyn(&self) -> Result<(), Error>;
-}
-
-impl<T: noisefield::Source + Leveled + 'static> Src for T {
-    fn at(&self, level: Level) -> Box<dyn Src> {
-        Box::new(self.clone().leveled(level).unwrap())
-    }
-    fn level_dyn(&self) -> Level {
-        noisefield::Source::level(self)
-    }
-    fn noise_dyn(&self, c: &[f32]) -> f32 {
-        use noisefield::Source as S;
-        match *c {
-            [x] => S::noise(self, [x]),
-            [x, y] => S::noise(self, [x, y]),
-            [x, y, z] => S::noise(self, [x, y, z]),
-            [x, y, z, w] => S::noise(self, [x, y, z, w]),
-            _ => panic!("{} coordinates", c.len()),
-        }
-    }
-    fn fill_dyn(&self, inputs: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
-        use noisefield::Source as S;
-        match *inputs {
-            [xs] => S::fill(self, [xs], out),
-            [xs, ys] => S::fill(self, [xs, ys], out),
-            [xs, ys, zs] => S::fill(self, [xs, ys, zs], out),
-            [xs, ys, zs, ws] => S::fill(self, [xs, ys, zs, ws], out),
-            _ => panic!("{} coordinate slices", inputs.len()),
-        }
-    }
-    fn fill_f64_dyn(&self, inputs: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
-        use noisefield::Source as S;
-        match *inputs {
-            [xs] => S::fill_f64(self, [xs], out),
-            [xs, ys] => S::fill_f64(self, [xs, ys], out),
-            [xs, ys, zs] => S::fill_f64(self, [xs, ys, zs], out),
-            [xs, ys, zs, ws] => S::fill_f64(self, [xs, ys, zs, ws], out),
-            _ => panic!("{} coordinate slices", inputs.len()),
-        }
-    }
-    fn grid1(&self, g: &Grid1, out: &mut [f32], par: bool) -> Result<(), Error> {
-        use noisefield::Source as S;
-        if par {
-            S::fill_grid_par(self, g, out)
-        } else {
-            S::fill_grid(self, g, out)
-        }
-    }
-    fn grid2(&self, g: &Grid2, out: &mut [f32], par: bool) -> Result<(), Error> {
-        use noisefield::Source as S;
-        if par {
-            S::fill_grid_par(self, g, out)
-        } else {
-            S::fill_grid(self, g, out)
-        }
-    }
-    fn grid3(&self, g: &Grid3, out: &mut [f32], par: bool) -> Result<(), Error> {
-        use noisefield::Source as S;
-        if par {
-            S::fill_grid_par(self, g, out)
-        } else {
-            S::fill_grid(self, g, out)
-        }
-    }
-    fn grid4(&self, g: &Grid4, out: &mut [f32], par: bool) -> Result<(), Error> {
-        use noisefield::Source as S;
-        if par {
-            S::fill_grid_par(self, g, out)
-        } else {
-            S::fill_grid(self, g, out)
-        }
-    }
-    fn bounds_dyn(&self, dimension: usize) -> (f32, f32) {
-        noisefield::Source::bounds(self, dimension)
-    }
-    fn check_dyn(&self) -> Result<(), Error> {
-        noisefield::Source::check(self)
-    }
-}
-
-/// A source with derivatives behind one object-safe interface.
-pub trait GradSrc: Src {
-    /// The same source at `level`.
-    fn at_grad(&self, level: Level) -> Box<dyn GradSrc>;
-    /// Scalar `noiseN_grad` at one point: the value and one slope per axis.
-    fn noise_grad_dyn(&self, c: &[f32]) -> (f32, Vec<f32>);
-    /// `fillN_grad`; `grad` holds `dx`, `dy`, ... (one per input slice).
-    fn fill_grad_dyn(
-        &self,
-        inputs: &[&[f32]],
-        out: &mut [f32],
-        grad: &mut [&mut [f32]],
-    ) -> Result<(), Error>;
-    /// `fill_gridN_grad` or `_par` for a grid of `grad.len()` dimensions:
-    /// `origin`, `step`, `size` and the window `(offset, size)` if any.
-    fn grid_grad(
-        &self,
-        grid: &AnyGrid,
-        out: &mut [f32],
-        grad: &mut [&mut [f32]],
-        par: bool,
-    ) -> Result<(), Error>;
+/// `s.noise_grad_dyn(c, ..)`: the value and one derivative per axis
+/// (panics if `s` refuses: a dimension outside 1..=4, no derivatives or
+/// invalid parameters).
+pub fn grad_at(s: &DynSource, c: &[f32]) -> (f32, Vec<f32>) {
+    let mut d = vec![f32::from_bits(SENTINEL_BITS); c.len()];
+    let v = s
+        .noise_grad_dyn(c, &mut d)
+        .unwrap_or_else(|e| panic!("{s:?} at {}: {e}", show(c)));
+    (v, d)
 }
 
 /// A grid of any dimension 1 to 4.
@@ -732,19 +569,70 @@ impl AnyGrid {
         }
     }
 
-    /// `fill_gridN` (or `_par`) of `s` into `out`.
-    pub fn fill(&self, s: &dyn Src, out: &mut [f32], par: bool) -> Result<(), Error> {
+    /// `fill_grid` (or `fill_grid_par`) of `s` into `out`.
+    pub fn fill(&self, s: &DynSource, out: &mut [f32], par: bool) -> Result<(), Error> {
+        fn fill<const D: usize>(
+            s: &DynSource,
+            g: &Grid<D>,
+            out: &mut [f32],
+            par: bool,
+        ) -> Result<(), Error> {
+            if par {
+                s.fill_grid_par(g, out)
+            } else {
+                s.fill_grid(g, out)
+            }
+        }
         match self {
-            AnyGrid::G1(g) => s.grid1(g, out, par),
-            AnyGrid::G2(g) => s.grid2(g, out, par),
-            AnyGrid::G3(g) => s.grid3(g, out, par),
-            AnyGrid::G4(g) => s.grid4(g, out, par),
+            AnyGrid::G1(g) => fill(s, g, out, par),
+            AnyGrid::G2(g) => fill(s, g, out, par),
+            AnyGrid::G3(g) => fill(s, g, out, par),
+            AnyGrid::G4(g) => fill(s, g, out, par),
+        }
+    }
+
+    /// `fill_grid_grad` (or `fill_grid_grad_par`) of `s`: values into
+    /// `out`, the derivative along axis `a` into `grad[a]` (one slice per
+    /// axis of the grid; panics otherwise).
+    pub fn fill_grad(
+        &self,
+        s: &DynSource,
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+        par: bool,
+    ) -> Result<(), Error> {
+        fn fill<const D: usize>(
+            s: &DynSource,
+            g: &Grid<D>,
+            out: &mut [f32],
+            grad: &mut [&mut [f32]],
+            par: bool,
+        ) -> Result<(), Error> {
+            assert_eq!(
+                grad.len(),
+                D,
+                "{D} dimensions, {} derivative slices",
+                grad.len()
+            );
+            let mut it = grad.iter_mut();
+            let grad: [&mut [f32]; D] = std::array::from_fn(|_| &mut **it.next().unwrap());
+            if par {
+                s.fill_grid_grad_par(g, out, grad)
+            } else {
+                s.fill_grid_grad(g, out, grad)
+            }
+        }
+        match self {
+            AnyGrid::G1(g) => fill(s, g, out, grad, par),
+            AnyGrid::G2(g) => fill(s, g, out, grad, par),
+            AnyGrid::G3(g) => fill(s, g, out, grad, par),
+            AnyGrid::G4(g) => fill(s, g, out, grad, par),
         }
     }
 
     /// `fill_gridN` (or `_par`) into a fresh output prefilled with the
     /// sentinel; panics if the call fails or leaves a slot unwritten.
-    pub fn values(&self, s: &dyn Src, par: bool) -> Vec<f32> {
+    pub fn values(&self, s: &DynSource, par: bool) -> Vec<f32> {
         let mut out = vec![f32::from_bits(SENTINEL_BITS); self.len()];
         self.fill(s, &mut out, par)
             .unwrap_or_else(|e| panic!("{self:?}: {e}"));
@@ -754,86 +642,13 @@ impl AnyGrid {
         out
     }
 
-    /// `fillN_f64` of `s` at every sample position.
-    pub fn point_values(&self, s: &dyn Src) -> Vec<f32> {
+    /// `fill_f64` of `s` at every sample position.
+    pub fn point_values(&self, s: &DynSource) -> Vec<f32> {
         let points = self.points();
         let inputs: Vec<&[f64]> = points.iter().map(Vec::as_slice).collect();
         let mut out = vec![0.0f32; self.len()];
         s.fill_f64_dyn(&inputs, &mut out).unwrap();
         out
-    }
-}
-
-impl<T: noisefield::Differentiable + Leveled + 'static> GradSrc for T {
-    fn at_grad(&self, level: Level) -> Box<dyn GradSrc> {
-        Box::new(self.clone().leveled(level).unwrap())
-    }
-    fn noise_grad_dyn(&self, c: &[f32]) -> (f32, Vec<f32>) {
-        use noisefield::Differentiable as D;
-        match *c {
-            [x] => {
-                let (v, d) = D::noise_grad(self, [x]);
-                (v, d.to_vec())
-            }
-            [x, y] => {
-                let (v, d) = D::noise_grad(self, [x, y]);
-                (v, d.to_vec())
-            }
-            [x, y, z] => {
-                let (v, d) = D::noise_grad(self, [x, y, z]);
-                (v, d.to_vec())
-            }
-            [x, y, z, w] => {
-                let (v, d) = D::noise_grad(self, [x, y, z, w]);
-                (v, d.to_vec())
-            }
-            _ => panic!("{} coordinates", c.len()),
-        }
-    }
-    fn fill_grad_dyn(
-        &self,
-        inputs: &[&[f32]],
-        out: &mut [f32],
-        grad: &mut [&mut [f32]],
-    ) -> Result<(), Error> {
-        use noisefield::Differentiable as D;
-        match (inputs, grad) {
-            ([xs], [dx]) => D::fill_grad(self, [xs], out, [dx]),
-            ([xs, ys], [dx, dy]) => D::fill_grad(self, [xs, ys], out, [dx, dy]),
-            ([xs, ys, zs], [dx, dy, dz]) => D::fill_grad(self, [xs, ys, zs], out, [dx, dy, dz]),
-            ([xs, ys, zs, ws], [dx, dy, dz, dw]) => {
-                D::fill_grad(self, [xs, ys, zs, ws], out, [dx, dy, dz, dw])
-            }
-            (i, g) => panic!(
-                "{} coordinate slices, {} derivative slices",
-                i.len(),
-                g.len()
-            ),
-        }
-    }
-    fn grid_grad(
-        &self,
-        grid: &AnyGrid,
-        out: &mut [f32],
-        grad: &mut [&mut [f32]],
-        par: bool,
-    ) -> Result<(), Error> {
-        use noisefield::Differentiable as D;
-        match (grid, grad) {
-            (AnyGrid::G1(g), [dx]) if par => D::fill_grid_grad_par(self, g, out, [dx]),
-            (AnyGrid::G1(g), [dx]) => D::fill_grid_grad(self, g, out, [dx]),
-            (AnyGrid::G2(g), [dx, dy]) if par => D::fill_grid_grad_par(self, g, out, [dx, dy]),
-            (AnyGrid::G2(g), [dx, dy]) => D::fill_grid_grad(self, g, out, [dx, dy]),
-            (AnyGrid::G3(g), [dx, dy, dz]) if par => {
-                D::fill_grid_grad_par(self, g, out, [dx, dy, dz])
-            }
-            (AnyGrid::G3(g), [dx, dy, dz]) => D::fill_grid_grad(self, g, out, [dx, dy, dz]),
-            (AnyGrid::G4(g), [dx, dy, dz, dw]) if par => {
-                D::fill_grid_grad_par(self, g, out, [dx, dy, dz, dw])
-            }
-            (AnyGrid::G4(g), [dx, dy, dz, dw]) => D::fill_grid_grad(self, g, out, [dx, dy, dz, dw]),
-            (g, d) => panic!("{} dimensions, {} derivative slices", g.dims(), d.len()),
-        }
     }
 }
 
@@ -878,10 +693,10 @@ pub fn borrow64(inputs: &[Vec<f64>]) -> Vec<&[f64]> {
 /// `src` at every available level: `fillN` equals the scalar `noiseN` of
 /// each point bit for bit and writes every slot; every non-finite point
 /// gives exactly `f32::NAN`. Panics naming the first wrong point.
-pub fn assert_src_levels_match_scalar(src: &dyn Src, inputs: &[&[f32]], context: &str) {
+pub fn assert_src_levels_match_scalar(src: &DynSource, inputs: &[&[f32]], context: &str) {
     let len = inputs[0].len();
     let expected: Vec<u32> = (0..len)
-        .map(|i| src.noise_dyn(&point(inputs, i)).to_bits())
+        .map(|i| src.noise_dyn(&point(inputs, i)).unwrap().to_bits())
         .collect();
     for (i, want) in expected.iter().enumerate() {
         let c = point(inputs, i);
@@ -898,8 +713,8 @@ pub fn assert_src_levels_match_scalar(src: &dyn Src, inputs: &[&[f32]], context:
     }
     let mut out = vec![0.0f32; len];
     for level in levels() {
-        let at = src.at(level);
-        assert_eq!(at.level_dyn(), level);
+        let at = src.clone().with_level(level).unwrap();
+        assert_eq!(at.level(), level);
         out.fill(f32::from_bits(SENTINEL_BITS));
         at.fill_dyn(inputs, &mut out).unwrap();
         if let Some(i) = (0..len).find(|&i| out[i].to_bits() != expected[i]) {
@@ -920,10 +735,12 @@ pub fn assert_src_levels_match_scalar(src: &dyn Src, inputs: &[&[f32]], context:
 /// `src.fill_f64` gives the same bits at every level (the scalar level's
 /// are the reference); non-finite points give exactly `f32::NAN`.
 /// Returns the scalar level's values.
-pub fn assert_src_f64_levels_agree(src: &dyn Src, inputs: &[&[f64]], context: &str) -> Vec<f32> {
+pub fn assert_src_f64_levels_agree(src: &DynSource, inputs: &[&[f64]], context: &str) -> Vec<f32> {
     let len = inputs[0].len();
     let mut want = vec![f32::from_bits(SENTINEL_BITS); len];
-    src.at(Level::Scalar)
+    src.clone()
+        .with_level(Level::Scalar)
+        .unwrap()
         .fill_f64_dyn(inputs, &mut want)
         .unwrap();
     for (i, w) in want.iter().enumerate() {
@@ -945,7 +762,11 @@ pub fn assert_src_f64_levels_agree(src: &dyn Src, inputs: &[&[f64]], context: &s
     let mut out = vec![0.0f32; len];
     for level in levels() {
         out.fill(f32::from_bits(SENTINEL_BITS));
-        src.at(level).fill_f64_dyn(inputs, &mut out).unwrap();
+        src.clone()
+            .with_level(level)
+            .unwrap()
+            .fill_f64_dyn(inputs, &mut out)
+            .unwrap();
         if let Some(i) = (0..len).find(|&i| out[i].to_bits() != want[i].to_bits()) {
             let c: Vec<f64> = inputs.iter().map(|s| s[i]).collect();
             panic!(
