@@ -107,12 +107,12 @@ trait StepField: Send + Sync + std::fmt::Debug {
 trait DynField: StepField {
     fn clone_box(&self) -> Box<dyn DynField>;
     /// A whole batch or grid call through the source's own compiled
-    /// drivers, or `Err(req)` for a node that leaves it to the drivers
+    /// drivers, or `Declined(req)` for a node that leaves it to the drivers
     /// compiled once for [`Erased`] ([`Boxed`]).
-    fn run<'a>(&self, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>>;
-    /// [`DynField::run`] with derivatives (`Ok(Err(NotDifferentiable))`
+    fn run<'a>(&self, req: Request<'a>) -> Ran<Request<'a>>;
+    /// [`DynField::run`] with derivatives (`Done(Err(NotDifferentiable))`
     /// without them).
-    fn run_grad<'a>(&self, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>>;
+    fn run_grad<'a>(&self, req: GradRequest<'a>) -> Ran<GradRequest<'a>>;
     fn set_level(&mut self, level: Level);
 }
 
@@ -123,10 +123,17 @@ trait DynField: StepField {
 #[derive(Clone, Debug)]
 struct Node<P, G, R>(P, G, R);
 
+/// What a node did with a whole call: ran it, or handed it back to be run
+/// by the drivers compiled for [`Erased`].
+enum Ran<R> {
+    Done(Result<(), Error>),
+    Declined(R),
+}
+
 /// Who runs a [`Node`]'s whole batch and grid calls.
 trait Runs<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
-    fn run<'a>(t: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>>;
-    fn run_grad<'a>(t: &T, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>>
+    fn run<'a>(t: &T, req: Request<'a>) -> Ran<Request<'a>>;
+    fn run_grad<'a>(t: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>>
     where
         T: GradField;
 }
@@ -145,26 +152,26 @@ struct Own;
 struct Boxed;
 
 impl<T: Field> Runs<T> for Own {
-    fn run<'a>(t: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
-        Ok(t.run(req))
+    fn run<'a>(t: &T, req: Request<'a>) -> Ran<Request<'a>> {
+        Ran::Done(t.run(req))
     }
-    fn run_grad<'a>(t: &T, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>>
+    fn run_grad<'a>(t: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>>
     where
         T: GradField,
     {
-        Ok(t.run_grad(req))
+        Ran::Done(t.run_grad(req))
     }
 }
 
 impl<T> Runs<T> for Boxed {
-    fn run<'a>(_: &T, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
-        Err(req)
+    fn run<'a>(_: &T, req: Request<'a>) -> Ran<Request<'a>> {
+        Ran::Declined(req)
     }
-    fn run_grad<'a>(_: &T, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>>
+    fn run_grad<'a>(_: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>>
     where
         T: GradField,
     {
-        Err(req)
+        Ran::Declined(req)
     }
 }
 
@@ -172,10 +179,7 @@ impl<T> Runs<T> for Boxed {
 trait Gradients<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn validate_grad(t: &T) -> Result<(), Error>;
     /// A whole derivative call as `R` runs it.
-    fn run_grad<'a, R: Runs<T>>(
-        t: &T,
-        req: GradRequest<'a>,
-    ) -> Result<Result<(), Error>, GradRequest<'a>>;
+    fn run_grad<'a, R: Runs<T>>(t: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>>;
     fn eval_grad_step(
         t: &T,
         level: Level,
@@ -198,11 +202,8 @@ impl<T> Gradients<T> for Plain {
     fn validate_grad(_: &T) -> Result<(), Error> {
         Err(Error::NotDifferentiable)
     }
-    fn run_grad<'a, R: Runs<T>>(
-        _: &T,
-        _: GradRequest<'a>,
-    ) -> Result<Result<(), Error>, GradRequest<'a>> {
-        Ok(Err(Error::NotDifferentiable))
+    fn run_grad<'a, R: Runs<T>>(_: &T, _: GradRequest<'a>) -> Ran<GradRequest<'a>> {
+        Ran::Done(Err(Error::NotDifferentiable))
     }
     fn eval_grad_step(
         _: &T,
@@ -221,10 +222,7 @@ impl<T: GradField> Gradients<T> for WithGradients {
     fn validate_grad(t: &T) -> Result<(), Error> {
         t.validate_grad()
     }
-    fn run_grad<'a, R: Runs<T>>(
-        t: &T,
-        req: GradRequest<'a>,
-    ) -> Result<Result<(), Error>, GradRequest<'a>> {
+    fn run_grad<'a, R: Runs<T>>(t: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>> {
         R::run_grad(t, req)
     }
     fn eval_grad_step(
@@ -416,11 +414,11 @@ where
         Box::new(self.clone())
     }
 
-    fn run<'a>(&self, req: Request<'a>) -> Result<Result<(), Error>, Request<'a>> {
+    fn run<'a>(&self, req: Request<'a>) -> Ran<Request<'a>> {
         R::run(&*self.0, req)
     }
 
-    fn run_grad<'a>(&self, req: GradRequest<'a>) -> Result<Result<(), Error>, GradRequest<'a>> {
+    fn run_grad<'a>(&self, req: GradRequest<'a>) -> Ran<GradRequest<'a>> {
         G::run_grad::<R>(&*self.0, req)
     }
 
@@ -794,8 +792,8 @@ impl Field for DynSource {
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
         match self.0.run(req) {
-            Ok(done) => done,
-            Err(req) => crate::field::run(&self.erased(), req),
+            Ran::Done(done) => done,
+            Ran::Declined(req) => crate::field::run(&self.erased(), req),
         }
     }
 
@@ -821,8 +819,8 @@ impl GradField for DynSource {
 
     fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
         match self.0.run_grad(req) {
-            Ok(done) => done,
-            Err(req) => crate::field::run_grad(&self.erased(), req),
+            Ran::Done(done) => done,
+            Ran::Declined(req) => crate::field::run_grad(&self.erased(), req),
         }
     }
 
