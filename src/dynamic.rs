@@ -598,6 +598,67 @@ impl std::fmt::Debug for DynSource {
     }
 }
 
+/// The `run` and `run_fractal` of a composite [`Field`]: [`run_erased`].
+macro_rules! erased_runs {
+    () => {
+        fn run(&self, req: crate::field::Request<'_>) -> Result<(), crate::Error> {
+            crate::dynamic::run_erased(self, req)
+        }
+
+        fn run_fractal(
+            f: &crate::fractal::Fractal<Self>,
+            req: crate::field::Request<'_>,
+        ) -> Result<(), crate::Error> {
+            crate::dynamic::run_erased(f, req)
+        }
+    };
+}
+pub(crate) use erased_runs;
+
+/// The `run_grad` and `run_fractal_grad` of a composite [`GradField`]:
+/// [`run_grad_erased`].
+macro_rules! erased_grad_runs {
+    () => {
+        fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), crate::Error> {
+            crate::dynamic::run_grad_erased(self, req)
+        }
+
+        fn run_fractal_grad(
+            f: &crate::fractal::Fractal<Self>,
+            req: crate::field::GradRequest<'_>,
+        ) -> Result<(), crate::Error> {
+            crate::dynamic::run_grad_erased(f, req)
+        }
+    };
+}
+pub(crate) use erased_grad_runs;
+
+/// `plan` and `fill_rows` forwarded to `self.0` (a boxed or borrowed
+/// [`StepField`]).
+macro_rules! forward_grid {
+    () => {
+        fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> AnyPlan
+        where
+            Noise: Dims<D>,
+        {
+            self.0.plan(axes, period_scale)
+        }
+
+        fn fill_rows<const D: usize>(
+            &self,
+            plan: &AnyPlan,
+            axes: &[GridAxis; D],
+            first_row: usize,
+            out: &mut [f32],
+            streaming: bool,
+        ) where
+            Noise: Dims<D>,
+        {
+            self.0.fill_rows(plan, axes, first_row, out, streaming)
+        }
+    };
+}
+
 /// A [`StepField`] as a [`Field`]: the one type the drivers are compiled
 /// for on behalf of every boxed or erased source. It only borrows, so it
 /// has no level to set (only the owners' `with_level` sets levels).
@@ -658,25 +719,7 @@ impl Field for Erased<'_> {
         self.0.periods(scale)
     }
 
-    fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> AnyPlan
-    where
-        Noise: Dims<D>,
-    {
-        self.0.plan(axes, period_scale)
-    }
-
-    fn fill_rows<const D: usize>(
-        &self,
-        plan: &AnyPlan,
-        axes: &[GridAxis; D],
-        first_row: usize,
-        out: &mut [f32],
-        streaming: bool,
-    ) where
-        Noise: Dims<D>,
-    {
-        self.0.fill_rows(plan, axes, first_row, out, streaming)
-    }
+    forward_grid!();
 }
 
 impl GradField for Erased<'_> {
@@ -754,41 +797,9 @@ impl Field for DynSource {
         self.erased().eval(&(), s, c, period_scale)
     }
 
-    fn run_level(&self) -> Level {
-        self.0.run_level()
-    }
-    fn set_level(&mut self, level: Level) {
-        self.0.set_level(level)
-    }
-    fn validate(&self) -> Result<(), Error> {
-        self.0.validate()
-    }
-    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
-        self.0.output_bounds(dimension)
-    }
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        self.0.periods(scale)
-    }
+    crate::field::forward_settings!();
 
-    fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> AnyPlan
-    where
-        Noise: Dims<D>,
-    {
-        self.0.plan(axes, period_scale)
-    }
-
-    fn fill_rows<const D: usize>(
-        &self,
-        plan: &AnyPlan,
-        axes: &[GridAxis; D],
-        first_row: usize,
-        out: &mut [f32],
-        streaming: bool,
-    ) where
-        Noise: Dims<D>,
-    {
-        self.0.fill_rows(plan, axes, first_row, out, streaming)
-    }
+    forward_grid!();
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
         match self.0.run(req) {

@@ -28,7 +28,7 @@
 //! [`Source::check`] and every batch call return the error (one-point calls
 //! give NaN), as the fractals do.
 
-use crate::field::{Coords, Field, GradField, GridAxis, Request, canonical};
+use crate::field::{Coords, Field, GradField, GridAxis, canonical};
 use crate::kernel::{Dims, Noise, load_padded, store_step};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -556,13 +556,7 @@ impl<N: Source> Field for Map<N> {
         );
     }
 
-    fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(self, req)
-    }
-
-    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(f, req)
-    }
+    crate::dynamic::erased_runs!();
 }
 
 impl<N: Source + GradField> GradField for Map<N> {
@@ -571,16 +565,7 @@ impl<N: Source + GradField> GradField for Map<N> {
         self.source.validate_grad()
     }
 
-    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
-        crate::dynamic::run_grad_erased(self, req)
-    }
-
-    fn run_fractal_grad(
-        f: &crate::fractal::Fractal<Self>,
-        req: crate::field::GradRequest<'_>,
-    ) -> Result<(), Error> {
-        crate::dynamic::run_grad_erased(f, req)
-    }
+    crate::dynamic::erased_grad_runs!();
     /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
@@ -784,13 +769,7 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
         });
     }
 
-    fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(self, req)
-    }
-
-    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(f, req)
-    }
+    crate::dynamic::erased_runs!();
 }
 
 /// `da` in the lanes where `min` or `max` ([`combine_step`]) takes `a`,
@@ -836,16 +815,7 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
         self.b.validate_grad()
     }
 
-    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
-        crate::dynamic::run_grad_erased(self, req)
-    }
-
-    fn run_fractal_grad(
-        f: &crate::fractal::Fractal<Self>,
-        req: crate::field::GradRequest<'_>,
-    ) -> Result<(), Error> {
-        crate::dynamic::run_grad_erased(f, req)
-    }
+    crate::dynamic::erased_grad_runs!();
     /// `∇a + ∇b`, `∇a·b + a·∇b`, or the gradient of the input `min`/`max` takes.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
@@ -1163,13 +1133,7 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
         );
     }
 
-    fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(self, req)
-    }
-
-    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(f, req)
-    }
+    crate::dynamic::erased_runs!();
 }
 
 impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradField
@@ -1182,16 +1146,7 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
         self.control.validate_grad()
     }
 
-    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
-        crate::dynamic::run_grad_erased(self, req)
-    }
-
-    fn run_fractal_grad(
-        f: &crate::fractal::Fractal<Self>,
-        req: crate::field::GradRequest<'_>,
-    ) -> Result<(), Error> {
-        crate::dynamic::run_grad_erased(f, req)
-    }
+    crate::dynamic::erased_grad_runs!();
     /// `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, Co: Coords<S, D>, const D: usize>(

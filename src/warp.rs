@@ -20,7 +20,7 @@
 //! for the source, so there is no row path). Every level, thread count and
 //! window split gives the same bits.
 
-use crate::field::{Coords, Field, GradField, GridAxis, Request, canonical, fill_rows_by_points};
+use crate::field::{Coords, Field, GradField, GridAxis, canonical, fill_rows_by_points};
 use crate::kernel::{Dims, Noise};
 use crate::simd::Simd;
 use crate::{Error, Level, Source};
@@ -240,13 +240,7 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
         fill_rows_by_points(self, axes, first_row, out, *period_scale);
     }
 
-    fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(self, req)
-    }
-
-    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(f, req)
-    }
+    crate::dynamic::erased_runs!();
 }
 
 impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
@@ -256,16 +250,7 @@ impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
         self.warp.validate_grad()
     }
 
-    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
-        crate::dynamic::run_grad_erased(self, req)
-    }
-
-    fn run_fractal_grad(
-        f: &crate::fractal::Fractal<Self>,
-        req: crate::field::GradRequest<'_>,
-    ) -> Result<(), Error> {
-        crate::dynamic::run_grad_erased(f, req)
-    }
+    crate::dynamic::erased_grad_runs!();
     /// The chain rule through every iteration: with `Jₖ = ∂cₖ/∂c` (`J₀ =
     /// I`), `Jₖ₊₁[a][j] = δₐⱼ + amplitude · Σₘ ∂w/∂pₘ(cₖ + oₐ) · Jₖ[m][j]`,
     /// and the output's gradient is `Σₐ ∂source/∂pₐ(c_iterations) · J[a][j]`.
