@@ -433,7 +433,7 @@ impl Recipe {
     /// ```
     /// use noisefield::{DynSource, Map, Perlin, Recipe};
     ///
-    /// let island = DynSource::boxed_differentiable(Map::scale_bias(Perlin::new(3), 0.5, 0.25));
+    /// let island = DynSource::new(Map::scale_bias(Perlin::new(3), 0.5, 0.25));
     /// let recipe = Recipe::parse_with("fbm(island, octaves=3)", &[("island", island)])?;
     /// assert_eq!(recipe.to_string(), "fbm(island, octaves=3)");
     /// # Ok::<(), noisefield::RecipeError>(())
