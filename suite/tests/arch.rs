@@ -9,8 +9,8 @@
 //! `cargo test` skips it (`test = false` in this package's Cargo.toml); run it with
 //! `cargo test --test arch`.
 
-// The suite's shared helpers: this subset uses only some of them.
-#[allow(dead_code)]
+// The suite's shared helpers: this subset uses only some of them (the
+// module allows its own dead code).
 mod common;
 
 mod golden;
