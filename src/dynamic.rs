@@ -106,80 +106,28 @@ trait StepField: Send + Sync + std::fmt::Debug {
 /// A [`StepField`] that owns its source: what a [`DynSource`] boxes.
 trait DynField: StepField {
     fn clone_box(&self) -> Box<dyn DynField>;
-    /// A whole batch or grid call through the source's own compiled
-    /// drivers, or `Declined(req)` for a node that leaves it to the drivers
-    /// compiled once for [`Erased`] ([`Boxed`]).
-    fn run<'a>(&self, req: Request<'a>) -> Ran<Request<'a>>;
-    /// [`DynField::run`] with derivatives (`Done(Err(NotDifferentiable))`
-    /// without them).
-    fn run_grad<'a>(&self, req: GradRequest<'a>) -> Ran<GradRequest<'a>>;
+    /// A whole batch or grid call. The source's own drivers run it: a
+    /// lattice's compiled fused paths, or for a composite (an operator, a
+    /// warp, a fractal over either) the drivers compiled once for
+    /// [`Erased`] ([`run_erased`]).
+    fn run(&self, req: Request<'_>) -> Result<(), Error>;
+    /// [`DynField::run`] with derivatives (`Err(NotDifferentiable)` without
+    /// them).
+    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error>;
     fn set_level(&mut self, level: Level);
 }
 
 /// A source behind the object-safe face, held by `P` (a `Box` in a
 /// [`DynSource`], a reference in [`run_erased`]); `G` says whether it has
-/// derivatives ([`Plain`] or [`WithGradients`]), `R` who runs its whole
-/// calls ([`Own`] or [`Boxed`]).
+/// derivatives ([`Plain`] or [`WithGradients`]).
 #[derive(Clone, Debug)]
-struct Node<P, G, R>(P, G, R);
-
-/// What a node did with a whole call: ran it, or handed it back to be run
-/// by the drivers compiled for [`Erased`].
-enum Ran<R> {
-    Done(Result<(), Error>),
-    Declined(R),
-}
-
-/// Who runs a [`Node`]'s whole batch and grid calls.
-trait Runs<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
-    fn run<'a>(t: &T, req: Request<'a>) -> Ran<Request<'a>>;
-    fn run_grad<'a>(t: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>>
-    where
-        T: GradField;
-}
-
-/// The source's own drivers (its compiled fused paths): what
-/// [`DynSource::new`] and [`DynSource::differentiable`] give.
-#[derive(Clone, Copy, Debug)]
-struct Own;
-
-/// The drivers compiled once for `DynSource`, calling the source one kernel
-/// step at a time across the box: for the recipe's operators, warps and
-/// fractals over boxed inputs, whose own drivers would be compiled once per
-/// node type and level for no speed (their inputs cross the box per step
-/// anyway).
-#[derive(Clone, Copy, Debug)]
-struct Boxed;
-
-impl<T: Field> Runs<T> for Own {
-    fn run<'a>(t: &T, req: Request<'a>) -> Ran<Request<'a>> {
-        Ran::Done(t.run(req))
-    }
-    fn run_grad<'a>(t: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>>
-    where
-        T: GradField,
-    {
-        Ran::Done(t.run_grad(req))
-    }
-}
-
-impl<T> Runs<T> for Boxed {
-    fn run<'a>(_: &T, req: Request<'a>) -> Ran<Request<'a>> {
-        Ran::Declined(req)
-    }
-    fn run_grad<'a>(_: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>>
-    where
-        T: GradField,
-    {
-        Ran::Declined(req)
-    }
-}
+struct Node<P, G>(P, G);
 
 /// How a [`Node`] answers for derivatives.
 trait Gradients<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn validate_grad(t: &T) -> Result<(), Error>;
-    /// A whole derivative call as `R` runs it.
-    fn run_grad<'a, R: Runs<T>>(t: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>>;
+    /// A whole derivative call.
+    fn run_grad(t: &T, req: GradRequest<'_>) -> Result<(), Error>;
     fn eval_grad_step(
         t: &T,
         level: Level,
@@ -202,8 +150,8 @@ impl<T> Gradients<T> for Plain {
     fn validate_grad(_: &T) -> Result<(), Error> {
         Err(Error::NotDifferentiable)
     }
-    fn run_grad<'a, R: Runs<T>>(_: &T, _: GradRequest<'a>) -> Ran<GradRequest<'a>> {
-        Ran::Done(Err(Error::NotDifferentiable))
+    fn run_grad(_: &T, _: GradRequest<'_>) -> Result<(), Error> {
+        Err(Error::NotDifferentiable)
     }
     fn eval_grad_step(
         _: &T,
@@ -222,8 +170,8 @@ impl<T: GradField> Gradients<T> for WithGradients {
     fn validate_grad(t: &T) -> Result<(), Error> {
         t.validate_grad()
     }
-    fn run_grad<'a, R: Runs<T>>(t: &T, req: GradRequest<'a>) -> Ran<GradRequest<'a>> {
-        R::run_grad(t, req)
+    fn run_grad(t: &T, req: GradRequest<'_>) -> Result<(), Error> {
+        t.run_grad(req)
     }
     fn eval_grad_step(
         t: &T,
@@ -246,6 +194,26 @@ impl<T: GradField> Gradients<T> for WithGradients {
     }
 }
 
+/// A step's `f32` coordinates from their per-lane copies (`D` axes).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn f32_step<S: Simd, const D: usize>(s: S, lanes: &[[f32; MAX_LANES]]) -> F32Coords<S, D> {
+    let mut c = [s.splat(0.0); D];
+    for (c, lanes) in c.iter_mut().zip(lanes) {
+        *c = s.load(&lanes[..S::LANES]);
+    }
+    F32Coords(c)
+}
+
+/// A step's `f64` coordinates from their per-lane copies (`D` axes).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn f64_step<S: Simd, const D: usize>(lanes: &[[f64; MAX_LANES]]) -> F64Coords<D> {
+    let mut c = [[0.0f64; MAX_LANES]; D];
+    for (c, lanes) in c.iter_mut().zip(lanes) {
+        c[..S::LANES].copy_from_slice(&lanes[..S::LANES]);
+    }
+    F64Coords(c)
+}
+
 /// One step of `field` at `c`, stored into `out`.
 struct EvalStep<'a, T, const D: usize> {
     field: &'a T,
@@ -264,20 +232,12 @@ where
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let v = match self.c {
-            Step::F32(lanes) => {
-                let mut c = [s.splat(0.0); D];
-                for (c, lanes) in c.iter_mut().zip(lanes) {
-                    *c = s.load(&lanes[..S::LANES]);
-                }
-                self.field.eval(&r, s, &F32Coords(c), self.period_scale)
-            }
-            Step::F64(lanes) => {
-                let mut c = [[0.0f64; MAX_LANES]; D];
-                for (c, lanes) in c.iter_mut().zip(lanes) {
-                    c[..S::LANES].copy_from_slice(&lanes[..S::LANES]);
-                }
-                self.field.eval(&r, s, &F64Coords(c), self.period_scale)
-            }
+            Step::F32(lanes) => self
+                .field
+                .eval(&r, s, &f32_step(s, lanes), self.period_scale),
+            Step::F64(lanes) => self
+                .field
+                .eval(&r, s, &f64_step::<S, D>(lanes), self.period_scale),
         };
         s.store(v, &mut self.out[..S::LANES]);
     }
@@ -302,21 +262,12 @@ where
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let (v, d) = match self.c {
-            Step::F32(lanes) => {
-                let mut c = [s.splat(0.0); D];
-                for (c, lanes) in c.iter_mut().zip(lanes) {
-                    *c = s.load(&lanes[..S::LANES]);
-                }
-                self.field
-                    .eval_grad(&r, s, &F32Coords(c), self.period_scale)
-            }
+            Step::F32(lanes) => self
+                .field
+                .eval_grad(&r, s, &f32_step(s, lanes), self.period_scale),
             Step::F64(lanes) => {
-                let mut c = [[0.0f64; MAX_LANES]; D];
-                for (c, lanes) in c.iter_mut().zip(lanes) {
-                    c[..S::LANES].copy_from_slice(&lanes[..S::LANES]);
-                }
                 self.field
-                    .eval_grad(&r, s, &F64Coords(c), self.period_scale)
+                    .eval_grad(&r, s, &f64_step::<S, D>(lanes), self.period_scale)
             }
         };
         s.store(v, &mut self.out[..S::LANES]);
@@ -326,12 +277,11 @@ where
     }
 }
 
-impl<P, G, R> StepField for Node<P, G, R>
+impl<P, G> StepField for Node<P, G>
 where
     P: Deref + Send + Sync + std::fmt::Debug,
     P::Target: Field,
     G: Gradients<P::Target>,
-    R: Send + Sync + std::fmt::Debug,
 {
     fn eval_step(&self, level: Level, c: Step<'_>, period_scale: u64, out: &mut [f32; MAX_LANES]) {
         let dims = match c {
@@ -404,22 +354,21 @@ where
     }
 }
 
-impl<T, G, R> DynField for Node<Box<T>, G, R>
+impl<T, G> DynField for Node<Box<T>, G>
 where
     T: Field + 'static,
     G: Gradients<T>,
-    R: Runs<T>,
 {
     fn clone_box(&self) -> Box<dyn DynField> {
         Box::new(self.clone())
     }
 
-    fn run<'a>(&self, req: Request<'a>) -> Ran<Request<'a>> {
-        R::run(&*self.0, req)
+    fn run(&self, req: Request<'_>) -> Result<(), Error> {
+        self.0.run(req)
     }
 
-    fn run_grad<'a>(&self, req: GradRequest<'a>) -> Ran<GradRequest<'a>> {
-        G::run_grad::<R>(&*self.0, req)
+    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
+        G::run_grad(&*self.0, req)
     }
 
     fn set_level(&mut self, level: Level) {
@@ -433,12 +382,12 @@ where
 /// their drivers are not compiled again for every composite type and level
 /// (the step itself, all of `field` inlined, still is).
 pub(crate) fn run_erased<T: Field>(field: &T, req: Request<'_>) -> Result<(), Error> {
-    crate::field::run(&Erased(&Node(field, Plain, Boxed)), req)
+    crate::field::run(&Erased(&Node(field, Plain)), req)
 }
 
 /// [`run_erased`] with derivatives.
 pub(crate) fn run_grad_erased<T: GradField>(field: &T, req: GradRequest<'_>) -> Result<(), Error> {
-    crate::field::run_grad(&Erased(&Node(field, WithGradients, Boxed)), req)
+    crate::field::run_grad(&Erased(&Node(field, WithGradients)), req)
 }
 
 /// Any source, chosen at run time: a boxed graph behind one object-safe
@@ -473,26 +422,14 @@ pub struct DynSource(Box<dyn DynField>);
 impl DynSource {
     /// `source` behind the run-time face (at `source`'s level).
     pub fn new<T: Source + 'static>(source: T) -> DynSource {
-        DynSource(Box::new(Node(Box::new(source), Plain, Own)))
+        DynSource(Box::new(Node(Box::new(source), Plain)))
     }
 
     /// `source` behind the run-time face with its derivatives: the
     /// `DynSource` answers [`Differentiable`]'s methods (with
     /// [`DynSource::new`] they return [`Error::NotDifferentiable`]).
     pub fn differentiable<T: Differentiable + 'static>(source: T) -> DynSource {
-        DynSource(Box::new(Node(Box::new(source), WithGradients, Own)))
-    }
-
-    /// [`DynSource::new`] for a composite over boxed inputs (the recipe's
-    /// nodes): its whole calls run the drivers compiled once for
-    /// `DynSource` (see [`Boxed`]).
-    pub(crate) fn boxed<T: Source + 'static>(source: T) -> DynSource {
-        DynSource(Box::new(Node(Box::new(source), Plain, Boxed)))
-    }
-
-    /// [`DynSource::boxed`] with derivatives.
-    pub(crate) fn boxed_differentiable<T: Differentiable + 'static>(source: T) -> DynSource {
-        DynSource(Box::new(Node(Box::new(source), WithGradients, Boxed)))
+        DynSource(Box::new(Node(Box::new(source), WithGradients)))
     }
 
     /// Whether the derivative methods work on this graph (every part of it
@@ -802,10 +739,7 @@ impl Field for DynSource {
     forward_grid!();
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        match self.0.run(req) {
-            Ran::Done(done) => done,
-            Ran::Declined(req) => crate::field::run(&self.erased(), req),
-        }
+        self.0.run(req)
     }
 
     fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
@@ -829,10 +763,7 @@ impl GradField for DynSource {
     }
 
     fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
-        match self.0.run_grad(req) {
-            Ran::Done(done) => done,
-            Ran::Declined(req) => crate::field::run_grad(&self.erased(), req),
-        }
+        self.0.run_grad(req)
     }
 
     fn run_fractal_grad(

@@ -1110,7 +1110,6 @@ fn build(
             };
             let stripes = r.float("stripes")?.or(defaults.stripes);
             let power = r.float("power")?.or(defaults.power);
-            let boxed_input = matches!(source, Node::Dyn(_));
             macro_rules! fractal {
                 ($source:expr) => {{
                     let s = $source;
@@ -1129,29 +1128,18 @@ fn build(
                             f
                         }};
                     }
-                    // The fractal and its octaves (fBm with its derivatives;
-                    // over a boxed input, run by the boxed drivers).
+                    // The fractal and its octaves (fBm with its derivatives).
                     macro_rules! counted {
                         ($f:expr) => {
-                            counted!($f, new, boxed)
+                            counted!($f, new)
                         };
-                        ($f:expr, $own:ident, $boxed:ident) => {{
+                        ($f:expr, $boxed:ident) => {{
                             let f = $f;
-                            let octaves = f.octave_count();
-                            match boxed_input {
-                                false => (octaves, DynSource::$own(f)),
-                                true => (octaves, DynSource::$boxed(f)),
-                            }
+                            (f.octave_count(), DynSource::$boxed(f))
                         }};
                     }
                     match kind {
-                        FractalKind::Fbm => {
-                            counted!(
-                                configure!(Fbm::new(s)),
-                                differentiable,
-                                boxed_differentiable
-                            )
-                        }
+                        FractalKind::Fbm => counted!(configure!(Fbm::new(s)), differentiable),
                         FractalKind::Billow => counted!(configure!(Billow::new(s))),
                         FractalKind::Ridged => counted!(configure!(Ridged::new(s))),
                         FractalKind::Turbulence => counted!(configure!(Turbulence::new(s))),
@@ -1178,15 +1166,13 @@ fn build(
                 cost: u64::from(octaves).saturating_mul(source_cost),
             }
         }
-        Kind::ScaleBias => operator(checked(DynSource::boxed_differentiable(Map::scale_bias(
+        Kind::ScaleBias => operator(checked(DynSource::differentiable(Map::scale_bias(
             input(0)?,
             r.float("scale")?.unwrap_or(1.0),
             r.float("bias")?.unwrap_or(0.0),
         ))))?,
-        Kind::Abs => operator(checked(DynSource::boxed_differentiable(Map::abs(input(
-            0,
-        )?))))?,
-        Kind::Clamp => operator(checked(DynSource::boxed_differentiable(Map::clamp(
+        Kind::Abs => operator(checked(DynSource::differentiable(Map::abs(input(0)?))))?,
+        Kind::Clamp => operator(checked(DynSource::differentiable(Map::clamp(
             input(0)?,
             r.float("lower")?.unwrap_or(-1.0),
             r.float("upper")?.unwrap_or(1.0),
@@ -1197,7 +1183,7 @@ fn build(
                 .iter()
                 .map(|(at, v)| r.number_at(*at, v, "a terrace point"))
                 .collect::<Result<Vec<f32>, _>>()?;
-            operator(checked(DynSource::boxed_differentiable(Map::terrace(
+            operator(checked(DynSource::differentiable(Map::terrace(
                 input(0)?,
                 &points,
             ))))?
@@ -1221,33 +1207,33 @@ fn build(
                     )),
                 })
                 .collect::<Result<Vec<(f32, f32)>, _>>()?;
-            operator(checked(DynSource::boxed_differentiable(Map::curve(
+            operator(checked(DynSource::differentiable(Map::curve(
                 input(0)?,
                 &points,
             ))))?
         }
-        Kind::Add => operator(checked(DynSource::boxed_differentiable(Combine::add(
+        Kind::Add => operator(checked(DynSource::differentiable(Combine::add(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Multiply => operator(checked(DynSource::boxed_differentiable(Combine::multiply(
+        Kind::Multiply => operator(checked(DynSource::differentiable(Combine::multiply(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Min => operator(checked(DynSource::boxed_differentiable(Combine::min(
+        Kind::Min => operator(checked(DynSource::differentiable(Combine::min(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Max => operator(checked(DynSource::boxed_differentiable(Combine::max(
+        Kind::Max => operator(checked(DynSource::differentiable(Combine::max(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Blend => operator(checked(DynSource::boxed_differentiable(Blend::new(
+        Kind::Blend => operator(checked(DynSource::differentiable(Blend::new(
             input(0)?,
             input(1)?,
             input(2)?,
         ))))?,
-        Kind::Select => operator(checked(DynSource::boxed_differentiable(Blend::select(
+        Kind::Select => operator(checked(DynSource::differentiable(Blend::select(
             input(0)?,
             input(1)?,
             input(2)?,
@@ -1268,7 +1254,7 @@ fn build(
             // The field once per axis and iteration, then the source.
             let fields = iterations.unwrap_or(1).saturating_mul(WARP_AXES);
             Built {
-                node: checked(DynSource::boxed_differentiable(w))?,
+                node: checked(DynSource::differentiable(w))?,
                 cost: fields
                     .saturating_mul(field.cost)
                     .saturating_add(source.cost)
