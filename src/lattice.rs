@@ -6,7 +6,8 @@ use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs
 use crate::kernel::{
     AxisSamples, CoordinateHash, Dims, FillGridRows, FillRowsByCells, Hashing, Kind, LatticeHash,
     MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors, PeriodicCells,
-    PermutationHash, RowAxis, ValueKind, noise_parts, remake_lanes_out_of_range,
+    PermutationHash, RowAxis, ValueKind, noise_parts, remake_lanes_out_of_range, stage2,
+    stage2_grad,
 };
 use crate::perlin::SplitMix64;
 use crate::simd::{MAX_LANES, PermTable, Simd, StepJob, dispatch};
@@ -190,11 +191,14 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
     }
 }
 
-/// Stage 1 of a step for `lattice`: one match arm per (periodic, fade)
-/// pair, each calling [`Coords::axes`] with constants. Passed through as
-/// runtime values, the optimiser if-converted the choices into computing
-/// every fade (and, in the scalar build, the periodic `f64` path) for every
-/// point, 20% more instructions per `fill3`.
+/// Stage 1 of a step for `lattice`. The quintic fade without a period (the
+/// default fade, in the permutation mode and for derivatives) has an arm of
+/// its own, with the fade a constant: passed as a run-time value, the
+/// optimiser if-converted the choice into computing every fade for every
+/// point (20% more instructions per `fill3` when `fill3` came here). The
+/// other fades and every periodic stage 1 share one arm each, so that
+/// stage 1 is compiled three times per step type, not eight. A [`Simd::COMPACT`]
+/// level takes the one general arm.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, const D: usize>(
     lattice: &Lattice<K>,
@@ -202,17 +206,15 @@ fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, c
     c: &C,
     period_scale: u64,
 ) -> [crate::kernel::Axis<S, H>; D] {
-    macro_rules! arms {
-        ($($curve:ident),+) => {
-            match (lattice.scaled_periods(period_scale), lattice.curve) {
-                $(
-                    (None, Fade::$curve) => c.axes::<H>(s, None, Fade::$curve, false),
-                    (Some(p), Fade::$curve) => c.axes::<H>(s, Some(&p), Fade::$curve, false),
-                )+
-            }
-        };
+    let periods = lattice.scaled_periods(period_scale);
+    if S::COMPACT {
+        return c.axes::<H>(s, periods.as_ref(), lattice.curve, false);
     }
-    arms!(Quintic, Cubic, Cosine, Linear)
+    match (periods, lattice.curve) {
+        (None, Fade::Quintic) => c.axes::<H>(s, None, Fade::Quintic, false),
+        (None, curve) => c.axes::<H>(s, None, curve, false),
+        (Some(p), curve) => c.axes::<H>(s, Some(&p), curve, false),
+    }
 }
 
 /// Per-fill grid data of a lattice: stage 1 of every sample of each axis,
@@ -285,7 +287,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         let n = S::LANES;
         let inputs = inputs_cut(inputs, out.len());
         match (r, self.curve) {
-            (LatticeReady::Coordinates(lanes, key), Fade::Quintic) => {
+            (LatticeReady::Coordinates(lanes, key), Fade::Quintic) if !S::COMPACT => {
                 match (self.scaled_periods(period_scale), T::f32_slices(&inputs)) {
                     (None, Some(inputs)) => {
                         let mut check = s.cells_check();
@@ -477,10 +479,10 @@ where
         match r {
             LatticeReady::Table(p) => {
                 let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
-                Noise::eval::<S, K, PermutationHash, false, false>(s, p, &axes)
+                stage2::<S, K, PermutationHash, false, false, D>(s, p, &axes)
             }
             LatticeReady::Coordinates(key, key_alone) => {
-                if lattice.curve == Fade::Quintic {
+                if lattice.curve == Fade::Quintic && !S::COMPACT {
                     return quintic_coordinates::<K, S, C, D>(
                         lattice,
                         key,
@@ -492,7 +494,7 @@ where
                 }
                 type H = CoordinateHash;
                 let axes = stage1_axes::<K, H, S, C, D>(lattice, s, c, period_scale);
-                Noise::eval::<S, K, H, false, false>(s, key, &axes)
+                stage2::<S, K, H, false, false, D>(s, key, &axes)
             }
         }
     }
@@ -560,7 +562,7 @@ where
         }
         None => {
             let axes = c.axes::<H>(s, None, Fade::Quintic, true);
-            Noise::eval::<S, K, H, true, true>(s, key, &axes)
+            stage2::<S, K, H, true, true, D>(s, key, &axes)
         }
     }
 }
@@ -602,7 +604,7 @@ where
 {
     type H = CoordinateHash;
     let axes = c.axes::<H>(s, Some(p), Fade::Quintic, true);
-    Noise::eval::<S, K, H, true, false>(s, key, &axes)
+    stage2::<S, K, H, true, false, D>(s, key, &axes)
 }
 
 /// [`LatticeStep`] with derivatives.
@@ -626,11 +628,11 @@ where
         match r {
             LatticeReady::Table(p) => {
                 let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
-                Noise::eval_grad::<S, K, PermutationHash>(s, p, lattice.curve, &axes)
+                stage2_grad::<S, K, PermutationHash, D>(s, p, lattice.curve, &axes)
             }
             LatticeReady::Coordinates(key, _) => {
                 let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
-                Noise::eval_grad::<S, K, CoordinateHash>(s, key, lattice.curve, &axes)
+                stage2_grad::<S, K, CoordinateHash, D>(s, key, lattice.curve, &axes)
             }
         }
     }

@@ -40,7 +40,8 @@ mod rows;
 use crate::Fade;
 use crate::fade::{fade, fade_slope};
 use crate::simd::scalar::Scalar;
-use crate::simd::{Job, MAX_LANES, PermTable, Simd};
+use crate::simd::{Job, MAX_LANES, PermTable, Simd, StepJob};
+use std::marker::PhantomData;
 use std::ops::{Add, Mul, Sub};
 
 pub(crate) use hash::{
@@ -854,6 +855,105 @@ dims!(
     }
 );
 
+/// Stage 2 of one step from its axes ([`Dims::eval`]) in a function of its
+/// own ([`Simd::outlined`]): compiled once per level, corner kind, hash
+/// mode, dimension and stage-1 form (`FRESH`, `NEXT`), and called by every
+/// stage 1 that feeds it: `f32` and `f64` points and fractal octaves. (The
+/// default lattice's part-by-part path, `noise_parts`, keeps its stage 2
+/// inline, since its stage 1 runs inside it; so do grid rows, measured.) The call and the axes
+/// passed through memory cost a few instructions per step of `S::LANES`
+/// points; every copy of stage 2 inlined into its callers cost the build
+/// far more.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn stage2<S, K, H, const FRESH: bool, const NEXT: bool, const D: usize>(
+    s: S,
+    r: &H::Ready<'_, S>,
+    axes: &[Axis<S, H>; D],
+) -> S::F
+where
+    S: Simd,
+    K: Kind,
+    H: LatticeHash,
+    Noise: Dims<D>,
+{
+    s.outlined(Stage2::<'_, '_, S, K, H, FRESH, NEXT, D> {
+        r,
+        axes,
+        _kind: PhantomData,
+    })
+}
+
+/// [`stage2`] with derivatives ([`Dims::eval_grad`]).
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn stage2_grad<S, K, H, const D: usize>(
+    s: S,
+    r: &H::Ready<'_, S>,
+    curve: Fade,
+    axes: &[Axis<S, H>; D],
+) -> (S::F, [S::F; D])
+where
+    S: Simd,
+    K: Kind,
+    H: LatticeHash,
+    Noise: Dims<D>,
+{
+    s.outlined(Stage2Grad::<'_, '_, S, K, H, D> {
+        r,
+        curve,
+        axes,
+        _kind: PhantomData,
+    })
+}
+
+/// [`stage2`]'s outlined step.
+struct Stage2<
+    'a,
+    'r,
+    S: Simd,
+    K,
+    H: LatticeHash,
+    const FRESH: bool,
+    const NEXT: bool,
+    const D: usize,
+> {
+    r: &'a H::Ready<'r, S>,
+    axes: &'a [Axis<S, H>; D],
+    _kind: PhantomData<K>,
+}
+
+impl<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool, const D: usize>
+    StepJob<S> for Stage2<'_, '_, S, K, H, FRESH, NEXT, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = S::F;
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run(self, s: S) -> S::F {
+        Noise::eval::<S, K, H, FRESH, NEXT>(s, self.r, self.axes)
+    }
+}
+
+/// [`stage2_grad`]'s outlined step.
+struct Stage2Grad<'a, 'r, S: Simd, K, H: LatticeHash, const D: usize> {
+    r: &'a H::Ready<'r, S>,
+    curve: Fade,
+    axes: &'a [Axis<S, H>; D],
+    _kind: PhantomData<K>,
+}
+
+impl<S: Simd, K: Kind, H: LatticeHash, const D: usize> StepJob<S> for Stage2Grad<'_, '_, S, K, H, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = (S::F, [S::F; D]);
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run(self, s: S) -> (S::F, [S::F; D]) {
+        Noise::eval_grad::<S, K, H>(s, self.r, self.curve, self.axes)
+    }
+}
+
 /// Loads `src[at..at + LANES]`, zero-padded past its end (or zeros when
 /// `src` is empty).
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1139,6 +1239,8 @@ where
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = k * n;
                 all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve, false);
+                // Inline: the call and the axes through memory cost a
+                // fractal grid's coarse octaves 8% (four-octave 2D fBm).
                 let v = Noise::eval::<S, K, H, false, false>(s, r, &all);
                 store_step(s, v, dst);
             }

@@ -126,6 +126,11 @@ pub trait Simd: Copy {
     const LANES: usize;
     /// Float registers per step.
     const PARTS: usize;
+    /// Whether the kernels take their one general form at this level: no
+    /// fused fast paths (the default lattice's part-by-part stage 1, fades
+    /// chosen at compile time), the same bits with a fraction of the code.
+    /// For the reference level, whose speed matters less than its weight.
+    const COMPACT: bool = false;
     /// `LANES` × `f32`.
     type F: Lanes<Self>;
     /// One part: `LANES / PARTS` × `f32`.

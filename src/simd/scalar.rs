@@ -16,6 +16,7 @@ impl Simd for Scalar {
     const LEVEL: crate::Level = crate::Level::Scalar;
     const LANES: usize = 1;
     const PARTS: usize = 1;
+    const COMPACT: bool = true;
     type F = f32;
     type P = f32;
     type I = i32;
@@ -199,6 +200,10 @@ impl Simd for Scalar {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn outlined<J: super::StepJob<Self>>(self, step: J) -> J::Output {
-        step.run(self)
+        #[inline(never)]
+        fn call<J: super::StepJob<Scalar>>(s: Scalar, step: J) -> J::Output {
+            step.run(s)
+        }
+        call(self, step)
     }
 }
