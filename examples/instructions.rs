@@ -6,7 +6,8 @@
 //! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 3
 //! ```
 //!
-//! Arguments: the job (`fill3`, `fill3-periodic`, `grid2`, `grid3`; six-octave
+//! Arguments: the job (`fill3`, `fill3-periodic`, `noise3` (one point per
+//! call), `grid2`, `grid3`; six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
 //! `ridged-grid2`; warped 6-octave fBm on a 256² grid: `warped-static`,
 //! `warped-recipe`, `warped-boxed`), the hash
@@ -48,6 +49,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut out = vec![0.0f32; POINTS];
             for _ in 0..repeats {
                 source.fill([xs, ys, zs], &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            POINTS
+        }
+        "noise3" => {
+            // One point per call (`Source::noise`, the scalar backend).
+            let mut out = vec![0.0f32; POINTS];
+            for _ in 0..repeats {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = perlin.noise([xs[i], ys[i], zs[i]]);
+                }
                 std::hint::black_box(&mut out);
             }
             POINTS

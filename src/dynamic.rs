@@ -183,8 +183,8 @@ impl<T: GradField> Gradients<T> for WithGradients {
     ) {
         with_dims!(grad.len(), (), |D| dispatch(
             level,
-            EvalGradStep::<T, D> {
-                field: t,
+            EvalGradStep::<T::GradCore, D> {
+                field: t.grad_core(),
                 c,
                 period_scale,
                 out,
@@ -214,7 +214,9 @@ fn f64_step<S: Simd, const D: usize>(lanes: &[[f64; MAX_LANES]]) -> F64Coords<D>
     F64Coords(c)
 }
 
-/// One step of `field` at `c`, stored into `out`.
+/// One step of `field` at `c`, stored into `out`. Compiled for the source's
+/// core type (`Field::Core`), so `Fbm<Perlin>`, `Ridged<Perlin>`, … behind a
+/// box share the one copy of `Fractal<Perlin>`.
 struct EvalStep<'a, T, const D: usize> {
     field: &'a T,
     c: Step<'a>,
@@ -290,8 +292,8 @@ where
         };
         with_dims!(dims, (), |D| dispatch(
             level,
-            EvalStep::<P::Target, D> {
-                field: &*self.0,
+            EvalStep::<<P::Target as Field>::Core, D> {
+                field: self.0.core(),
                 c,
                 period_scale,
                 out,
@@ -660,6 +662,12 @@ impl Field for Erased<'_> {
 }
 
 impl GradField for Erased<'_> {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
@@ -748,6 +756,12 @@ impl Field for DynSource {
 }
 
 impl GradField for DynSource {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,

@@ -497,6 +497,13 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
 
 /// A [`Field`] with analytic derivatives.
 pub trait GradField: Field {
+    /// [`Field::Core`] with derivatives: what a boxed source's derivative
+    /// steps are compiled for (the field itself, or what a public newtype
+    /// wraps).
+    type GradCore: GradField;
+
+    fn grad_core(&self) -> &Self::GradCore;
+
     /// The field and its derivative along each axis at one step of points.
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
@@ -1356,6 +1363,12 @@ macro_rules! forward_grad_field {
     };
     (impl[$($g:tt)*] $ty:ty, { $($extra:tt)* }) => {
         impl<$($g)*> crate::field::GradField for $ty {
+            type GradCore = <Self as crate::field::Field>::Core;
+
+            fn grad_core(&self) -> &Self::GradCore {
+                crate::field::Field::core(self)
+            }
+
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn eval_grad<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
                 &self,

@@ -572,6 +572,12 @@ impl<N: Source> Field for Fractal<N> {
 }
 
 impl<N: Source + GradField> GradField for Fractal<N> {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
     fn validate_grad(&self) -> Result<(), Error> {
         self.validate()?;
         self.source.validate_grad()

@@ -197,8 +197,7 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
 /// optimiser if-converted the choice into computing every fade for every
 /// point (20% more instructions per `fill3` when `fill3` came here). The
 /// other fades and every periodic stage 1 share one arm each, so that
-/// stage 1 is compiled three times per step type, not eight. A [`Simd::COMPACT`]
-/// level takes the one general arm.
+/// stage 1 is compiled three times per step type, not eight.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, const D: usize>(
     lattice: &Lattice<K>,
@@ -206,11 +205,7 @@ fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, c
     c: &C,
     period_scale: u64,
 ) -> [crate::kernel::Axis<S, H>; D] {
-    let periods = lattice.scaled_periods(period_scale);
-    if S::COMPACT {
-        return c.axes::<H>(s, periods.as_ref(), lattice.curve, false);
-    }
-    match (periods, lattice.curve) {
+    match (lattice.scaled_periods(period_scale), lattice.curve) {
         (None, Fade::Quintic) => c.axes::<H>(s, None, Fade::Quintic, false),
         (None, curve) => c.axes::<H>(s, None, curve, false),
         (Some(p), curve) => c.axes::<H>(s, Some(&p), curve, false),
@@ -277,68 +272,54 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         Noise: Dims<D>,
     {
         // The kind of step chosen once, each with its own loop. The default
-        // lattice's step is inlined in its loop (its call and the step's
-        // values passed through memory cost about 2 instructions per
-        // point); at `f32` points without a period it reads each part's
+        // lattice's step at `f32` points is inlined in its loop (its call
+        // and the step's values passed through memory cost about 2
+        // instructions per point): without a period it reads each part's
         // coordinates from the inputs and stores its result into `out`
         // where they are used, and the cells' range is checked once for
-        // the whole loop. Others call the shared step. (Each arm is compiled
-        // only where it can run: `f32_slices` is a constant of `T`.)
+        // the whole loop. Others (`f64` points among them) call the shared
+        // step, the one copy of their kernel at this level. (Each arm is
+        // compiled only where it can run: `f32_slices` is a constant of `T`.)
         let n = S::LANES;
         let inputs = inputs_cut(inputs, out.len());
-        match (r, self.curve) {
-            (LatticeReady::Coordinates(lanes, key), Fade::Quintic) if !S::COMPACT => {
-                match (self.scaled_periods(period_scale), T::f32_slices(&inputs)) {
-                    (None, Some(inputs)) => {
-                        let mut check = s.cells_check();
+        if let (LatticeReady::Coordinates(lanes, key), Fade::Quintic, Some(f32_inputs)) =
+            (r, self.curve, T::f32_slices(&inputs))
+        {
+            match self.scaled_periods(period_scale) {
+                None => {
+                    let mut check = s.cells_check();
+                    for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+                        let src = inputs_step(&f32_inputs, k, n);
+                        let io = &mut PartsInMemory { src, dst };
+                        noise_parts::<S, K, _, _, D>(s, lanes, &NaturalCells, &mut check, io);
+                    }
+                    if !s.cells_checked(check) {
+                        remake_lanes_out_of_range::<K, D>(*key, &f32_inputs, out);
+                    }
+                    return;
+                }
+                Some(p) => {
+                    if let Some(cells) = PeriodicCells::<S, D>::new(s, &p) {
+                        // A step with a lane the parts cannot reduce (far
+                        // from the origin, NaN, ±inf) is made again whole.
                         for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                            let src = inputs_step(&inputs, k, n);
+                            let src = inputs_step(&f32_inputs, k, n);
+                            let mut check = s.cells_check();
                             let io = &mut PartsInMemory { src, dst };
-                            noise_parts::<S, K, _, _, D>(s, lanes, &NaturalCells, &mut check, io);
-                        }
-                        if !s.cells_checked(check) {
-                            remake_lanes_out_of_range::<K, D>(*key, &inputs, out);
-                        }
-                    }
-                    (Some(p), f32_inputs) => match (f32_inputs, PeriodicCells::new(s, &p)) {
-                        (Some(f32_inputs), Some(cells)) => {
-                            // A step with a lane the parts cannot reduce
-                            // (far from the origin, NaN, ±inf) is made
-                            // again whole.
-                            for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                                let src = inputs_step(&f32_inputs, k, n);
-                                let mut check = s.cells_check();
-                                let io = &mut PartsInMemory { src, dst };
-                                noise_parts::<S, K, _, _, D>(s, lanes, &cells, &mut check, io);
-                                if !s.cells_checked(check) {
-                                    let c = T::load(s, &inputs, k * n, n);
-                                    let v = periodic_by_axes::<K, S, _, D>(lanes, s, &c, &p);
-                                    s.store(v, dst);
-                                }
-                            }
-                        }
-                        _ => {
-                            for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+                            noise_parts::<S, K, _, _, D>(s, lanes, &cells, &mut check, io);
+                            if !s.cells_checked(check) {
                                 let c = T::load(s, &inputs, k * n, n);
-                                let v = periodic_by_axes::<K, S, _, D>(lanes, s, &c, &p);
-                                s.store(v, dst);
+                                s.store(self.eval(r, s, &c, period_scale), dst);
                             }
                         }
-                    },
-                    (None, None) => {
-                        for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                            let c = T::load(s, &inputs, k * n, n);
-                            s.store(quintic_plain::<K, S, _, D>(lanes, *key, s, &c), dst);
-                        }
+                        return;
                     }
                 }
             }
-            _ => {
-                for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                    let c = T::load(s, &inputs, k * n, n);
-                    s.store(self.eval(r, s, &c, period_scale), dst);
-                }
-            }
+        }
+        for (k, dst) in out.chunks_exact_mut(n).enumerate() {
+            let c = T::load(s, &inputs, k * n, n);
+            s.store(self.eval(r, s, &c, period_scale), dst);
         }
     }
 
@@ -431,6 +412,12 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
 }
 
 impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
         &self,
@@ -482,7 +469,7 @@ where
                 stage2::<S, K, PermutationHash, false, false, D>(s, p, &axes)
             }
             LatticeReady::Coordinates(key, key_alone) => {
-                if lattice.curve == Fade::Quintic && !S::COMPACT {
+                if lattice.curve == Fade::Quintic {
                     return quintic_coordinates::<K, S, C, D>(
                         lattice,
                         key,
@@ -561,8 +548,11 @@ where
             io.out
         }
         None => {
+            // `f64` points of the default lattice (grids of composites,
+            // warps): inline, stage 1 and 2 fuse (outlined, a warped fBm
+            // grid took 14% more instructions).
             let axes = c.axes::<H>(s, None, Fade::Quintic, true);
-            stage2::<S, K, H, true, true, D>(s, key, &axes)
+            Noise::eval::<S, K, H, true, true>(s, key, &axes)
         }
     }
 }

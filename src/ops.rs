@@ -560,6 +560,12 @@ impl<N: Source> Field for Map<N> {
 }
 
 impl<N: Source + GradField> GradField for Map<N> {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
     fn validate_grad(&self) -> Result<(), Error> {
         self.validate()?;
         self.source.validate_grad()
@@ -809,6 +815,12 @@ fn taken<S: Simd, const D: usize>(
 }
 
 impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
     fn validate_grad(&self) -> Result<(), Error> {
         self.validate()?;
         self.a.validate_grad()?;
@@ -1139,6 +1151,12 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
 impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradField
     for Blend<A, B, C>
 {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
     fn validate_grad(&self) -> Result<(), Error> {
         self.validate()?;
         self.a.validate_grad()?;

@@ -244,6 +244,12 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
 }
 
 impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
     fn validate_grad(&self) -> Result<(), Error> {
         self.validate()?;
         self.source.validate_grad()?;

@@ -126,11 +126,6 @@ pub trait Simd: Copy {
     const LANES: usize;
     /// Float registers per step.
     const PARTS: usize;
-    /// Whether the kernels take their one general form at this level: no
-    /// fused fast paths (the default lattice's part-by-part stage 1, fades
-    /// chosen at compile time), the same bits with a fraction of the code.
-    /// For the reference level, whose speed matters less than its weight.
-    const COMPACT: bool = false;
     /// `LANES` × `f32`.
     type F: Lanes<Self>;
     /// One part: `LANES / PARTS` × `f32`.
@@ -299,7 +294,6 @@ pub trait Simd: Copy {
     /// at this level (with its features) and called by every job that
     /// needs it, so shared kernels (a lattice's evaluation, in its own
     /// batches and in every fractal octave) are not inlined into each.
-    /// The one-lane backend inlines it.
     fn outlined<J: StepJob<Self>>(self, step: J) -> J::Output;
     /// `v`, unchanged, with how it was made hidden from the optimiser (no
     /// instruction), so it cannot rewrite a kernel into a costlier form:

@@ -16,7 +16,6 @@ impl Simd for Scalar {
     const LEVEL: crate::Level = crate::Level::Scalar;
     const LANES: usize = 1;
     const PARTS: usize = 1;
-    const COMPACT: bool = true;
     type F = f32;
     type P = f32;
     type I = i32;
@@ -200,6 +199,8 @@ impl Simd for Scalar {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn outlined<J: super::StepJob<Self>>(self, step: J) -> J::Output {
+        // A call, as in the vector backends: inlined into every job, this
+        // level's steps were a quarter of the library's machine code.
         #[inline(never)]
         fn call<J: super::StepJob<Scalar>>(s: Scalar, step: J) -> J::Output {
             step.run(s)
