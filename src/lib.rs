@@ -134,48 +134,40 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-mod custom;
-mod dynamic;
 mod error;
 mod fade;
 mod field;
-mod fractal;
 mod grid;
 mod hash_mode;
-#[cfg(feature = "noise")]
-mod interop;
 mod kernel;
-mod lattice;
 mod level;
-mod ops;
-mod perlin;
-mod recipe;
 mod simd;
 mod source;
-mod value;
-mod warp;
+mod sources;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeExamples;
 
-pub use custom::{Custom, CustomNoise};
-pub use dynamic::DynSource;
 pub use error::Error;
 pub use fade::Fade;
-pub use fractal::{Billow, Fbm, MAX_OCTAVES, Marble, Ridged, Turbulence};
 pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 pub use hash_mode::{HashMode, ParseHashModeError};
-#[cfg(feature = "noise")]
-pub use interop::NoiseFnSource;
 pub use level::{Level, ParseLevelError};
-pub use ops::{Blend, Combine, MAX_CONTROL_POINTS, Map};
-pub use perlin::Perlin;
-pub use recipe::{
+pub use source::{Differentiable, Source};
+pub use sources::custom::{Custom, CustomNoise};
+pub use sources::dynamic::DynSource;
+pub use sources::fractal::{Billow, Fbm, MAX_OCTAVES, Marble, Ridged, Turbulence};
+#[cfg(feature = "noise")]
+pub use sources::interop::NoiseFnSource;
+pub use sources::ops::{Blend, Combine, MAX_CONTROL_POINTS, Map};
+pub use sources::perlin::Perlin;
+pub use sources::recipe::{
     EXCERPT_CHARS, MAX_RECIPE_COST, MAX_RECIPE_DEPTH, Recipe, RecipeDefaults, RecipeError,
 };
-pub use source::{Differentiable, Source};
+pub use sources::value::Value;
+pub use sources::warp::{MAX_WARP_ITERATIONS, Warp};
 
 /// The traits whose methods every source has: `use noisefield::prelude::*;`
 /// makes `perlin.fill([xs, ys], &mut out)` and `fbm.noise_grad([x, y])`
@@ -183,5 +175,3 @@ pub use source::{Differentiable, Source};
 pub mod prelude {
     pub use crate::{Differentiable, Source};
 }
-pub use value::Value;
-pub use warp::{MAX_WARP_ITERATIONS, Warp};

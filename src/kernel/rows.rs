@@ -26,11 +26,11 @@
 //! registers in 3D and 4D, one strip later from scratch in 1D and 2D; see
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
-use super::{AxisSamples, Dims, Hashing, Job, Kind, LatticeHash, Noise, WithHash, store_step};
+use super::{AxisSamples, Dims, Hashing, Kind, LatticeHash, Noise, WithHash, store_step};
 use crate::Fade;
 use crate::fade::fade;
 use crate::simd::scalar::Scalar;
-use crate::simd::{MAX_LANES, Simd};
+use crate::simd::{Job, MAX_LANES, Simd};
 
 /// Grid rows of `D`-dimensional noise use coefficients when x advances at
 /// most `MAX_COEFFICIENT_STEP[D - 1]` per sample. Measured against the point

@@ -51,12 +51,10 @@ mod conformance;
 pub(crate) mod portable;
 pub(crate) mod scalar;
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx512;
 #[cfg(target_arch = "aarch64")]
-pub(crate) mod neon;
+pub(crate) mod aarch64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
 
 /// Most points per kernel step of any backend (AVX-512: 4 × 16).
 pub(crate) const MAX_LANES: usize = 64;
@@ -331,8 +329,9 @@ pub(crate) trait Job {
 /// (`with_level` refuses it); should one arrive anyway, the portable backend
 /// runs instead, with the same bits.
 ///
-/// A new `std::arch` backend is one file (token, `impl Simd`, `job_shim!`),
-/// its `Level`, one arm here and one in [`cpu_has`].
+/// A new `std::arch` backend is one file in its architecture's folder
+/// (token, `impl Simd`, `job_shim!`; `x86_64/`, `aarch64/`), its `Level`,
+/// one arm here and one in [`cpu_has`].
 #[inline]
 pub(crate) fn dispatch<J: Job>(level: crate::Level, job: J) -> J::Output {
     use crate::Level;
@@ -340,20 +339,20 @@ pub(crate) fn dispatch<J: Job>(level: crate::Level, job: J) -> J::Output {
     match level {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
-            if let Some(t) = avx512::Avx512::new() {
-                return avx512::run(t, job);
+            if let Some(t) = x86_64::avx512::Avx512::new() {
+                return x86_64::avx512::run(t, job);
             }
         }
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => {
-            if let Some(t) = avx2::Avx2::new() {
-                return avx2::run(t, job);
+            if let Some(t) = x86_64::avx2::Avx2::new() {
+                return x86_64::avx2::run(t, job);
             }
         }
         #[cfg(target_arch = "aarch64")]
         Level::Neon => {
-            if let Some(t) = neon::Neon::new() {
-                return neon::run(t, job);
+            if let Some(t) = aarch64::neon::Neon::new() {
+                return aarch64::neon::run(t, job);
             }
         }
         _ => {}
@@ -371,11 +370,11 @@ pub(crate) fn cpu_has(level: crate::Level) -> bool {
     match level {
         Level::Scalar | Level::Portable => true,
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => avx512::cpu_has(),
+        Level::Avx512 => x86_64::avx512::cpu_has(),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => avx2::cpu_has(),
+        Level::Avx2 => x86_64::avx2::cpu_has(),
         #[cfg(target_arch = "aarch64")]
-        Level::Neon => neon::cpu_has(),
+        Level::Neon => aarch64::neon::cpu_has(),
         _ => false,
     }
 }

@@ -9,8 +9,8 @@ use crate::kernel::{
     PermutationHash, RowAxis, ValueKind, noise_parts, remake_lanes_out_of_range, stage2,
     stage2_grad,
 };
-use crate::perlin::SplitMix64;
 use crate::simd::{MAX_LANES, PermTable, Simd, StepJob, dispatch};
+use crate::sources::perlin::SplitMix64;
 use crate::{Error, Fade, HashMode, Level};
 use std::any::TypeId;
 use std::fmt;
@@ -637,8 +637,8 @@ macro_rules! lattice_source {
             /// ([`HashMode::Permutation`]); `None` with the full-coordinate hash.
             pub fn permutation(&self) -> Option<[u8; 256]> {
                 match &self.0.hashing {
-                    crate::lattice::LatticeHashing::Permutation(t) => Some(t.permutation()),
-                    crate::lattice::LatticeHashing::Coordinates { .. } => None,
+                    crate::sources::lattice::LatticeHashing::Permutation(t) => Some(t.permutation()),
+                    crate::sources::lattice::LatticeHashing::Coordinates { .. } => None,
                 }
             }
 
@@ -737,7 +737,7 @@ macro_rules! lattice_source {
             }
         }
 
-        crate::field::forward_field!(impl[] $ty, crate::lattice::Lattice<$kind>, compiled);
+        crate::field::forward_field!(impl[] $ty, crate::sources::lattice::Lattice<$kind>, compiled);
         crate::field::forward_grad_field!(impl[] $ty, compiled);
     };
 }

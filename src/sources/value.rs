@@ -2,8 +2,8 @@
 //! [`crate::Perlin`].
 
 use crate::kernel::ValueKind;
-use crate::lattice::{Lattice, lattice_source};
-use crate::perlin::{KEN_PERMUTATION, shuffled};
+use crate::sources::lattice::{Lattice, lattice_source};
+use crate::sources::perlin::{KEN_PERMUTATION, shuffled};
 use crate::{Error, Fade, HashMode, Level};
 
 /// Value noise: every lattice point carries a pseudo-random height, and the

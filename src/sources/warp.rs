@@ -240,7 +240,7 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
         fill_rows_by_points(self, axes, first_row, out, *period_scale);
     }
 
-    crate::dynamic::erased_runs!();
+    crate::sources::dynamic::erased_runs!();
 }
 
 impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
@@ -256,7 +256,7 @@ impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
         self.warp.validate_grad()
     }
 
-    crate::dynamic::erased_grad_runs!();
+    crate::sources::dynamic::erased_grad_runs!();
     /// The chain rule through every iteration: with `Jₖ = ∂cₖ/∂c` (`J₀ =
     /// I`), `Jₖ₊₁[a][j] = δₐⱼ + amplitude · Σₘ ∂w/∂pₘ(cₖ + oₐ) · Jₖ[m][j]`,
     /// and the output's gradient is `Σₐ ∂source/∂pₐ(c_iterations) · J[a][j]`.

@@ -301,8 +301,11 @@ impl<U: CustomNoise> Field for Custom<U> {
 
     /// Batches call the user's `fill` in chunks of up to 4096 points (not
     /// once per kernel step); grids go through `fill_rows`.
-    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
-        crate::dynamic::run_erased(f, req)
+    fn run_fractal(
+        f: &crate::sources::fractal::Fractal<Self>,
+        req: Request<'_>,
+    ) -> Result<(), Error> {
+        crate::sources::dynamic::run_erased(f, req)
     }
 
     fn run(&self, req: Request<'_>) -> Result<(), Error> {

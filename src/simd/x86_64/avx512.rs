@@ -10,7 +10,7 @@
 //! of the dword lanes, where `vpermps` (16 entries) or `vpermt2ps` (32 entries)
 //! read the gradient components: no shuffle is spent on spreading bytes.
 
-use super::backend::{each_vector, job_shim, step_ops, vector_ops};
+use crate::simd::backend::{each_vector, job_shim, step_ops, vector_ops};
 use crate::simd::{Lanes, PermTable, Simd, step_lanes};
 use core::arch::x86_64::*;
 

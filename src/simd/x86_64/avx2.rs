@@ -9,7 +9,7 @@
 //! component table serves 32 points, widened to `f32` per vector; other
 //! tables (the 1D slopes) go through `vpermps` on widened hashes.
 
-use super::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
+use crate::simd::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
 use crate::simd::{Lanes, PermTable, Simd, step_lanes};
 use core::arch::x86_64::*;
 

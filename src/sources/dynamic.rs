@@ -541,14 +541,14 @@ impl std::fmt::Debug for DynSource {
 macro_rules! erased_runs {
     () => {
         fn run(&self, req: crate::field::Request<'_>) -> Result<(), crate::Error> {
-            crate::dynamic::run_erased(self, req)
+            crate::sources::dynamic::run_erased(self, req)
         }
 
         fn run_fractal(
-            f: &crate::fractal::Fractal<Self>,
+            f: &crate::sources::fractal::Fractal<Self>,
             req: crate::field::Request<'_>,
         ) -> Result<(), crate::Error> {
-            crate::dynamic::run_erased(f, req)
+            crate::sources::dynamic::run_erased(f, req)
         }
     };
 }
@@ -559,14 +559,14 @@ pub(crate) use erased_runs;
 macro_rules! erased_grad_runs {
     () => {
         fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), crate::Error> {
-            crate::dynamic::run_grad_erased(self, req)
+            crate::sources::dynamic::run_grad_erased(self, req)
         }
 
         fn run_fractal_grad(
-            f: &crate::fractal::Fractal<Self>,
+            f: &crate::sources::fractal::Fractal<Self>,
             req: crate::field::GradRequest<'_>,
         ) -> Result<(), crate::Error> {
-            crate::dynamic::run_grad_erased(f, req)
+            crate::sources::dynamic::run_grad_erased(f, req)
         }
     };
 }
@@ -750,7 +750,10 @@ impl Field for DynSource {
         self.0.run(req)
     }
 
-    fn run_fractal(f: &crate::fractal::Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+    fn run_fractal(
+        f: &crate::sources::fractal::Fractal<Self>,
+        req: Request<'_>,
+    ) -> Result<(), Error> {
         run_erased(f, req)
     }
 }
@@ -781,7 +784,7 @@ impl GradField for DynSource {
     }
 
     fn run_fractal_grad(
-        f: &crate::fractal::Fractal<Self>,
+        f: &crate::sources::fractal::Fractal<Self>,
         req: GradRequest<'_>,
     ) -> Result<(), Error> {
         run_grad_erased(f, req)

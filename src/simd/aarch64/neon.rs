@@ -10,7 +10,7 @@
 //! the table's bytes returns the entries' own bits. Gradient components (−1,
 //! 0, 1) are signed bytes: one `tbl` serves the 16 points, widened per part.
 
-use super::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
+use crate::simd::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
 use crate::simd::{Lanes, PermTable, Simd, step_lanes};
 use core::arch::aarch64::*;
 

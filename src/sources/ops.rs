@@ -556,7 +556,7 @@ impl<N: Source> Field for Map<N> {
         );
     }
 
-    crate::dynamic::erased_runs!();
+    crate::sources::dynamic::erased_runs!();
 }
 
 impl<N: Source + GradField> GradField for Map<N> {
@@ -571,7 +571,7 @@ impl<N: Source + GradField> GradField for Map<N> {
         self.source.validate_grad()
     }
 
-    crate::dynamic::erased_grad_runs!();
+    crate::sources::dynamic::erased_grad_runs!();
     /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
@@ -775,7 +775,7 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
         });
     }
 
-    crate::dynamic::erased_runs!();
+    crate::sources::dynamic::erased_runs!();
 }
 
 /// `da` in the lanes where `min` or `max` ([`combine_step`]) takes `a`,
@@ -827,7 +827,7 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
         self.b.validate_grad()
     }
 
-    crate::dynamic::erased_grad_runs!();
+    crate::sources::dynamic::erased_grad_runs!();
     /// `∇a + ∇b`, `∇a·b + a·∇b`, or the gradient of the input `min`/`max` takes.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
@@ -1145,7 +1145,7 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
         );
     }
 
-    crate::dynamic::erased_runs!();
+    crate::sources::dynamic::erased_runs!();
 }
 
 impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradField
@@ -1164,7 +1164,7 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
         self.control.validate_grad()
     }
 
-    crate::dynamic::erased_grad_runs!();
+    crate::sources::dynamic::erased_grad_runs!();
     /// `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_grad<S: Simd, Co: Coords<S, D>, const D: usize>(

@@ -1,7 +1,7 @@
 //! [`Perlin`]: gradient noise; Ken's permutation and seeded ones.
 
 use crate::kernel::GradientKind;
-use crate::lattice::{Lattice, lattice_source};
+use crate::sources::lattice::{Lattice, lattice_source};
 use crate::{Error, Fade, HashMode, Level};
 
 /// Ken Perlin's published permutation (`ImprovedNoise.java`, 2002).

@@ -1,0 +1,540 @@
+//! The drivers that run any field over points and grids: the kernel jobs
+//! (`FillPoints`, `WholeSteps`, `FillPointsGrad`), the entry points behind
+//! `Source` and `Field::run` (`run`, `point`, `fill`, `fill_grid`, …) with
+//! their checks, and the row and step helpers the sources share.
+
+#[cfg(feature = "noise")]
+use super::F64Coords;
+use super::{
+    F32Coords, Field, GradField, GradRequest, GradWork, GridAxis, Input, Points, Request, Work,
+};
+use crate::error::check_lengths;
+use crate::grid::Grid;
+use crate::kernel::{Dims, Noise, store_step};
+use crate::simd::scalar::Scalar;
+use crate::simd::{Job, MAX_LANES, Simd, StepJob, dispatch};
+use crate::{Error, Level};
+#[cfg(feature = "parallel")]
+use rayon::prelude::*;
+
+#[cfg(feature = "parallel")]
+/// Samples per rayon tile of a parallel grid fill: 64 Ki samples, 256 KiB of
+/// output, so a tile's output and its row data stay in a core's L2 cache
+/// while enough tiles remain to balance threads.
+const TILE_SAMPLES: usize = 1 << 16;
+
+/// Grids of at least this many samples (16 MiB of output) stream their rows.
+const STREAMING_SAMPLES: usize = 1 << 22;
+
+/// `out[i] = field(inputs[..][i])`: whole steps, the last one padded, all
+/// through the same code.
+struct FillPoints<'a, F, T, const D: usize> {
+    field: &'a F,
+    inputs: [&'a [T]; D],
+    out: &'a mut [f32],
+    /// Multiplies the periods of periodic lattices (1 for a batch call).
+    period_scale: u64,
+}
+
+impl<F: Field, T: Input, const D: usize> Job for FillPoints<'_, F, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<S: Simd>(self, s: S) {
+        let r = self.field.ready(s);
+        let n = S::LANES;
+        let whole = self.out.len() / n * n;
+        let (out, tail) = self.out.split_at_mut(whole);
+        let mut inputs = self.inputs;
+        for input in &mut inputs {
+            *input = &input[..whole];
+        }
+        // Whole steps in place, then the last partial step from and into
+        // zero-padded copies, by one outlined loop (one copy of the inlined
+        // kernel; a loop that tested for the partial step had the optimiser
+        // compile the kernel a second time for it).
+        let steps = WholeSteps {
+            field: self.field,
+            r: &r,
+            inputs,
+            out,
+            period_scale: self.period_scale,
+        };
+        s.outlined(steps);
+        if !tail.is_empty() {
+            let len = tail.len();
+            let mut padded_in = [[T::ZERO; MAX_LANES]; D];
+            let mut padded_out = [0.0f32; MAX_LANES];
+            for (padded, input) in padded_in.iter_mut().zip(&self.inputs) {
+                padded[..len].copy_from_slice(&input[whole..]);
+            }
+            let mut src: [&[T]; D] = [&[]; D];
+            for (src, padded) in src.iter_mut().zip(&padded_in) {
+                *src = &padded[..n];
+            }
+            s.outlined(WholeSteps {
+                field: self.field,
+                r: &r,
+                inputs: src,
+                out: &mut padded_out[..n],
+                period_scale: self.period_scale,
+            });
+            tail.copy_from_slice(&padded_out[..len]);
+        }
+    }
+}
+
+/// [`FillPoints`]' loop over whole steps: `out.len()` a multiple of
+/// `LANES`, each input as long.
+struct WholeSteps<'a, F: Field + 'a, S: Simd, T, const D: usize> {
+    field: &'a F,
+    r: &'a F::Ready<'a, S>,
+    inputs: [&'a [T]; D],
+    out: &'a mut [f32],
+    period_scale: u64,
+}
+
+impl<'a, F: Field + 'a, S: Simd, T: Input, const D: usize> StepJob<S> for WholeSteps<'a, F, S, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run(self, s: S) {
+        self.field
+            .fill_steps(self.r, s, &self.inputs, self.out, self.period_scale);
+    }
+}
+
+/// Each of `inputs` cut to its first `len` values (a loop over the steps of
+/// `len` outputs then checks one bound per step, not one per input).
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn inputs_cut<'a, T, const D: usize>(inputs: &[&'a [T]; D], len: usize) -> [&'a [T]; D] {
+    let mut cut = *inputs;
+    for input in &mut cut {
+        *input = &input[..len];
+    }
+    cut
+}
+
+/// Step `k` (`n` values from `k·n`) of each of `inputs`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn inputs_step<'a, T, const D: usize>(
+    inputs: &[&'a [T]; D],
+    k: usize,
+    n: usize,
+) -> [&'a [T]; D] {
+    let mut step = *inputs;
+    for input in &mut step {
+        *input = &input[k * n..k * n + n];
+    }
+    step
+}
+
+/// `out[i]`, `grad[a][i]` = the field and its derivatives at point `i`.
+struct FillPointsGrad<'a, F, T, const D: usize> {
+    field: &'a F,
+    inputs: [&'a [T]; D],
+    out: &'a mut [f32],
+    grad: [&'a mut [f32]; D],
+}
+
+impl<F: GradField, T: Input, const D: usize> Job for FillPointsGrad<'_, F, T, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<S: Simd>(self, s: S) {
+        let FillPointsGrad {
+            field,
+            inputs,
+            out,
+            grad,
+        } = self;
+        let r = field.ready(s);
+        let n = S::LANES;
+        for (k, dst) in out.chunks_mut(n).enumerate() {
+            let at = k * n;
+            let len = dst.len();
+            let c = T::load(s, &inputs, at, len);
+            let (v, d) = field.eval_grad(&r, s, &c, 1);
+            store_step(s, v, dst);
+            for a in 0..D {
+                store_step(s, d[a], &mut grad[a][at..at + len]);
+            }
+        }
+    }
+}
+
+/// `f` set to run at `level` (its inputs too), or
+/// Err([`Error::Unsupported`]) when this CPU cannot run `level`: the
+/// `with_level` of the combinators.
+pub(crate) fn at_level<F: Field>(mut f: F, level: Level) -> Result<F, Error> {
+    if !level.is_available() {
+        return Err(Error::Unsupported(level));
+    }
+    f.set_level(level);
+    Ok(f)
+}
+
+/// Runs `req` on `f`: the kernels compiled for `F` where this is instantiated.
+pub(crate) fn run<F: Field>(f: &F, req: Request<'_>) -> Result<(), Error> {
+    fn work<F: Field, const D: usize>(f: &F, w: Work<'_, D>) -> Result<(), Error>
+    where
+        Noise: Dims<D>,
+    {
+        match w {
+            Work::Fill(Points::F32(inputs), out) => fill(f, inputs, out),
+            Work::Fill(Points::F64(inputs), out) => fill(f, inputs, out),
+            Work::Grid(grid, out, parallel) => fill_grid(f, grid, out, parallel),
+        }
+    }
+    match req {
+        Request::D1(w) => work(f, w),
+        Request::D2(w) => work(f, w),
+        Request::D3(w) => work(f, w),
+        Request::D4(w) => work(f, w),
+    }
+}
+
+/// Runs `req` on `f`, derivatives included; see [`run`].
+pub(crate) fn run_grad<F: GradField>(f: &F, req: GradRequest<'_>) -> Result<(), Error> {
+    fn work<F: GradField, const D: usize>(f: &F, w: GradWork<'_, D>) -> Result<(), Error>
+    where
+        Noise: Dims<D>,
+    {
+        match w {
+            GradWork::Fill(Points::F32(inputs), out, grad) => fill_grad(f, inputs, out, grad),
+            GradWork::Fill(Points::F64(inputs), out, grad) => fill_grad(f, inputs, out, grad),
+            GradWork::Grid(grid, out, grad, parallel) => {
+                fill_grid_grad(f, grid, out, grad, parallel)
+            }
+        }
+    }
+    match req {
+        GradRequest::D1(w) => work(f, w),
+        GradRequest::D2(w) => work(f, w),
+        GradRequest::D3(w) => work(f, w),
+        GradRequest::D4(w) => work(f, w),
+    }
+}
+
+/// One point through the scalar backend (`NaN` if the field is invalid).
+pub(crate) fn point<F: Field, const D: usize>(f: &F, c: [f32; D]) -> f32
+where
+    Noise: Dims<D>,
+{
+    let f = f.core();
+    if f.validate().is_err() {
+        return f32::NAN;
+    }
+    let s = Scalar;
+    f.eval(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
+}
+
+/// One `f64` point through the scalar backend (`NaN` if the field is
+/// invalid): the bits of `fill_f64` at that point, at every level.
+#[cfg(feature = "noise")]
+pub(crate) fn point_f64<F: Field, const D: usize>(f: &F, c: [f64; D]) -> f32
+where
+    Noise: Dims<D>,
+{
+    let f = f.core();
+    if f.validate().is_err() {
+        return f32::NAN;
+    }
+    let s = Scalar;
+    let mut lanes = [[0.0f64; MAX_LANES]; D];
+    for (l, c) in lanes.iter_mut().zip(c) {
+        l[0] = c;
+    }
+    f.eval(&f.ready(s), s, &F64Coords(lanes), 1)
+}
+
+/// One point and its derivatives through the scalar backend.
+pub(crate) fn point_grad<F: GradField, const D: usize>(f: &F, c: [f32; D]) -> (f32, [f32; D])
+where
+    Noise: Dims<D>,
+{
+    if f.validate_grad().is_err() {
+        return (f32::NAN, [f32::NAN; D]);
+    }
+    let s = Scalar;
+    f.eval_grad(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
+}
+
+/// A batch of points at the field's level.
+pub(crate) fn fill<F: Field, T: Input, const D: usize>(
+    f: &F,
+    inputs: [&[T]; D],
+    out: &mut [f32],
+) -> Result<(), Error>
+where
+    Noise: Dims<D>,
+{
+    let f = f.core();
+    f.validate()?;
+    check_lengths(inputs, out)?;
+    dispatch(
+        f.run_level(),
+        FillPoints {
+            field: f,
+            inputs,
+            out,
+            period_scale: 1,
+        },
+    );
+    Ok(())
+}
+
+/// The names of the derivative outputs, by axis.
+const GRAD_NAMES: [&str; 4] = ["dx", "dy", "dz", "dw"];
+
+/// `Err(LengthMismatch)` unless every derivative slice has `len` elements.
+fn check_grad_lengths<const D: usize>(grad: &[&mut [f32]; D], len: usize) -> Result<(), Error> {
+    for (a, g) in grad.iter().enumerate() {
+        if g.len() != len {
+            return Err(Error::LengthMismatch {
+                name: GRAD_NAMES[a],
+                expected: len,
+                found: g.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A batch of points with derivatives at the field's level.
+pub(crate) fn fill_grad<F: GradField, T: Input, const D: usize>(
+    f: &F,
+    inputs: [&[T]; D],
+    out: &mut [f32],
+    grad: [&mut [f32]; D],
+) -> Result<(), Error>
+where
+    Noise: Dims<D>,
+{
+    f.validate_grad()?;
+    check_lengths(inputs, out)?;
+    check_grad_lengths(&grad, out.len())?;
+    dispatch(
+        f.run_level(),
+        FillPointsGrad {
+            field: f,
+            inputs,
+            out,
+            grad,
+        },
+    );
+    Ok(())
+}
+
+/// The checked sample count of `grid` and the length of `out`, which must match.
+fn grid_len<const D: usize>(grid: &Grid<D>, out: &[f32]) -> Result<usize, Error> {
+    let len = grid.check()?;
+    if out.len() != len {
+        return Err(Error::LengthMismatch {
+            name: "out",
+            expected: len,
+            found: out.len(),
+        });
+    }
+    Ok(len)
+}
+
+/// Every sample position of each axis of `grid`.
+fn grid_axes<const D: usize>(grid: &Grid<D>) -> [GridAxis; D] {
+    let (size, step) = (grid.size(), grid.step());
+    std::array::from_fn(|a| GridAxis {
+        coords: (0..size[a]).map(|i| grid.coord(a, i)).collect(),
+        step: step[a],
+    })
+}
+
+/// Fills `out` with the field at every sample of `grid` (layout: see
+/// [`Grid`]); on the rayon pool in tiles of whole rows when `parallel`.
+pub(crate) fn fill_grid<F: Field, const D: usize>(
+    f: &F,
+    grid: &Grid<D>,
+    out: &mut [f32],
+    parallel: bool,
+) -> Result<(), Error>
+where
+    Noise: Dims<D>,
+{
+    let f = f.core();
+    f.validate()?;
+    let len = grid_len(grid, out)?;
+    if len == 0 {
+        return Ok(());
+    }
+    let axes = grid_axes(grid);
+    let plan = f.plan(&axes, 1);
+    let nx = axes[0].coords.len();
+    // Outputs far beyond the caches are written with non-temporal stores
+    // (no read of each line before it is overwritten). Speed only: the
+    // values are computed the same way either way.
+    let streaming = len >= STREAMING_SAMPLES && nx >= 64;
+    #[cfg(feature = "parallel")]
+    if parallel {
+        // Tiles of whole rows, about TILE_SAMPLES samples each.
+        let rows_per_tile = (TILE_SAMPLES / nx).max(1);
+        out.par_chunks_mut(rows_per_tile * nx)
+            .enumerate()
+            .for_each(|(t, out)| f.fill_rows(&plan, &axes, t * rows_per_tile, out, streaming));
+        return Ok(());
+    }
+    // Without the `parallel` feature no `_par` method exists to ask for it.
+    let _ = parallel;
+    f.fill_rows(&plan, &axes, 0, out, streaming);
+    Ok(())
+}
+
+/// Rows of at most this many samples go through one derivative pass of a grid.
+const GRAD_ROWS_SAMPLES: usize = 1 << 12;
+
+/// Fills `out` and the derivative slices at every sample of `grid`, each
+/// sample computed as the `f64` point path computes it.
+pub(crate) fn fill_grid_grad<F: GradField, const D: usize>(
+    f: &F,
+    grid: &Grid<D>,
+    out: &mut [f32],
+    grad: [&mut [f32]; D],
+    parallel: bool,
+) -> Result<(), Error>
+where
+    Noise: Dims<D>,
+{
+    f.validate_grad()?;
+    let len = grid_len(grid, out)?;
+    check_grad_lengths(&grad, len)?;
+    if len == 0 {
+        return Ok(());
+    }
+    let axes = grid_axes(grid);
+    let nx = axes[0].coords.len();
+    let rows_per_chunk = (GRAD_ROWS_SAMPLES / nx).max(1);
+    let chunk = rows_per_chunk * nx;
+    // Split every output the same way: chunk `t` of each is rows
+    // `t * rows_per_chunk..`.
+    let mut grad_chunks: Vec<_> = grad.into_iter().map(|g| g.chunks_mut(chunk)).collect();
+    let mut work = Vec::new();
+    for (t, out) in out.chunks_mut(chunk).enumerate() {
+        let g: [&mut [f32]; D] = std::array::from_fn(|a| grad_chunks[a].next().unwrap());
+        work.push((t, out, g));
+    }
+    let run = |(t, out, g): (usize, &mut [f32], [&mut [f32]; D])| {
+        let coords = row_coords(&axes, t * rows_per_chunk, out.len() / nx);
+        let inputs: [&[f64]; D] = std::array::from_fn(|a| &coords[a][..]);
+        dispatch(
+            f.run_level(),
+            FillPointsGrad {
+                field: f,
+                inputs,
+                out,
+                grad: g,
+            },
+        );
+    };
+    #[cfg(feature = "parallel")]
+    if parallel {
+        work.into_par_iter().for_each(run);
+        return Ok(());
+    }
+    let _ = parallel;
+    work.into_iter().for_each(run);
+    Ok(())
+}
+
+/// The points of rows `first_row..first_row + rows` of the grid `axes`, as
+/// `f64` coordinate slices (x fastest).
+fn row_coords<const D: usize>(
+    axes: &[GridAxis; D],
+    first_row: usize,
+    rows: usize,
+) -> [Vec<f64>; D] {
+    let nx = axes[0].coords.len();
+    let mut coords: [Vec<f64>; D] = std::array::from_fn(|_| Vec::with_capacity(rows * nx));
+    for r in 0..rows {
+        let mut rest = first_row + r;
+        let mut other = [0.0f64; 4];
+        for a in 1..D {
+            let n = axes[a].coords.len();
+            other[a] = axes[a].coords[rest % n];
+            rest /= n;
+        }
+        coords[0].extend_from_slice(&axes[0].coords);
+        for a in 1..D {
+            coords[a].extend(std::iter::repeat_n(other[a], nx));
+        }
+    }
+    coords
+}
+
+/// Rows of at most this many samples go through one pass of
+/// [`fill_rows_by_points`] (its coordinates: 8 bytes per sample and axis).
+const POINT_ROWS_SAMPLES: usize = 1 << 12;
+
+/// [`Field::fill_rows`] for fields without a row path of their own (a
+/// domain warp): rows `first_row..` of the grid `axes` exactly as the `f64`
+/// point path computes them (`fill_f64` at the grid's coordinates), in
+/// passes of whole rows; `period_scale` as in [`Field::plan`].
+pub(crate) fn fill_rows_by_points<F: Field, const D: usize>(
+    f: &F,
+    axes: &[GridAxis; D],
+    first_row: usize,
+    out: &mut [f32],
+    period_scale: u64,
+) where
+    Noise: Dims<D>,
+{
+    by_row_points(axes, first_row, out, |inputs, out| {
+        dispatch(
+            f.run_level(),
+            FillPoints {
+                field: f,
+                inputs,
+                out,
+                period_scale,
+            },
+        );
+    });
+}
+
+/// Rows `first_row..` of the grid `axes` (as many as `out` holds) in passes
+/// of whole rows (at most [`POINT_ROWS_SAMPLES`] samples, or one row):
+/// `pass(points, out)` with the pass's sample positions (`f64`, x fastest)
+/// and its part of `out`.
+pub(crate) fn by_row_points<const D: usize>(
+    axes: &[GridAxis; D],
+    first_row: usize,
+    out: &mut [f32],
+    mut pass: impl FnMut([&[f64]; D], &mut [f32]),
+) {
+    let nx = axes[0].coords.len();
+    if nx == 0 {
+        return;
+    }
+    let rows_per_pass = (POINT_ROWS_SAMPLES / nx).max(1);
+    for (p, out) in out.chunks_mut(rows_per_pass * nx).enumerate() {
+        let coords = row_coords(axes, first_row + p * rows_per_pass, out.len() / nx);
+        let inputs: [&[f64]; D] = std::array::from_fn(|a| &coords[a][..]);
+        pass(inputs, out);
+    }
+}
+
+/// Canonical NaN for a whole step.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn canonical<S: Simd>(s: S, mut v: S::F) -> S::F {
+    crate::kernel::for_each_part!(S, |k| {
+        let p = s.canonical_nan(s.part(v, k));
+        s.set_part(&mut v, k, p);
+    });
+    v
+}

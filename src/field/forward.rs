@@ -1,0 +1,171 @@
+//! Macros that implement `Field` and `GradField` (and the settings methods
+//! of `DynField`) for a newtype by forwarding to the field it wraps.
+
+/// The settings methods of [`Field`](super::Field) (and of `DynField`, which has the same
+/// ones) for a wrapper that forwards them unchanged to `self.0`.
+macro_rules! forward_settings {
+    () => {
+        fn run_level(&self) -> crate::Level {
+            self.0.run_level()
+        }
+        fn set_level(&mut self, level: crate::Level) {
+            self.0.set_level(level)
+        }
+        fn validate(&self) -> Result<(), crate::Error> {
+            self.0.validate()
+        }
+        fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+            self.0.output_bounds(dimension)
+        }
+        fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+            self.0.periods(scale)
+        }
+    };
+}
+pub(crate) use forward_settings;
+
+/// Implements [`Field`](super::Field) and [`GradField`](super::GradField)
+/// for a newtype `$ty($inner)` by forwarding to the inner field.
+///
+/// `compiled` (for a concrete `$ty`, one of the crate's lattice sources)
+/// also compiles, in this crate, the kernels of the fractals over `$ty`
+/// ([`Field::run_fractal`](super::Field::run_fractal)).
+macro_rules! forward_field {
+    (impl[] $ty:ty, $inner:ty, compiled) => {
+        crate::field::forward_field!(impl[] $ty, $inner, {
+            fn run_fractal(
+                f: &crate::sources::fractal::Fractal<Self>,
+                req: crate::field::Request<'_>,
+            ) -> Result<(), crate::Error> {
+                crate::field::run(f, req)
+            }
+        });
+    };
+    (impl[$($g:tt)*] $ty:ty, $inner:ty) => {
+        crate::field::forward_field!(impl[$($g)*] $ty, $inner, {});
+    };
+    (impl[$($g:tt)*] $ty:ty, $inner:ty, { $($extra:tt)* }) => {
+        impl<$($g)*> crate::field::Field for $ty {
+            type Ready<'a, S: crate::simd::Simd>
+                = <$inner as crate::field::Field>::Ready<'a, S>
+            where
+                Self: 'a;
+            type Plan = <$inner as crate::field::Field>::Plan;
+            type Core = <$inner as crate::field::Field>::Core;
+
+            fn core(&self) -> &Self::Core {
+                self.0.core()
+            }
+
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn ready<S: crate::simd::Simd>(&self, s: S) -> Self::Ready<'_, S> {
+                self.0.ready(s)
+            }
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn eval<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+                &self,
+                r: &Self::Ready<'_, S>,
+                s: S,
+                c: &C,
+                period_scale: u64,
+            ) -> S::F
+            where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.eval(r, s, c, period_scale)
+            }
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn fill_steps<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(
+                &self,
+                r: &Self::Ready<'_, S>,
+                s: S,
+                inputs: &[&[T]; D],
+                out: &mut [f32],
+                period_scale: u64,
+            ) where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.fill_steps(r, s, inputs, out, period_scale)
+            }
+            crate::field::forward_settings!();
+            fn plan<const D: usize>(
+                &self,
+                axes: &[crate::field::GridAxis; D],
+                period_scale: u64,
+            ) -> Self::Plan
+            where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.plan(axes, period_scale)
+            }
+            fn fill_rows<const D: usize>(
+                &self,
+                plan: &Self::Plan,
+                axes: &[crate::field::GridAxis; D],
+                first_row: usize,
+                out: &mut [f32],
+                streaming: bool,
+            ) where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.fill_rows(plan, axes, first_row, out, streaming)
+            }
+            // Written out (not the trait's default) so that a concrete
+            // `$ty` runs a copy compiled in this crate.
+            fn run(&self, req: crate::field::Request<'_>) -> Result<(), crate::Error> {
+                self.0.run(req)
+            }
+            $($extra)*
+        }
+    };
+}
+pub(crate) use forward_field;
+
+/// Implements [`GradField`](super::GradField) for a newtype `$ty($inner)` by forwarding.
+/// `compiled`: see [`forward_field`].
+macro_rules! forward_grad_field {
+    (impl[] $ty:ty, compiled) => {
+        crate::field::forward_grad_field!(impl[] $ty, {
+            fn run_fractal_grad(
+                f: &crate::sources::fractal::Fractal<Self>,
+                req: crate::field::GradRequest<'_>,
+            ) -> Result<(), crate::Error> {
+                crate::field::run_grad(f, req)
+            }
+        });
+    };
+    (impl[$($g:tt)*] $ty:ty) => {
+        crate::field::forward_grad_field!(impl[$($g)*] $ty, {});
+    };
+    (impl[$($g:tt)*] $ty:ty, { $($extra:tt)* }) => {
+        impl<$($g)*> crate::field::GradField for $ty {
+            type GradCore = <Self as crate::field::Field>::Core;
+
+            fn grad_core(&self) -> &Self::GradCore {
+                crate::field::Field::core(self)
+            }
+
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn eval_grad<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+                &self,
+                r: &Self::Ready<'_, S>,
+                s: S,
+                c: &C,
+                period_scale: u64,
+            ) -> (S::F, [S::F; D])
+            where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.eval_grad(r, s, c, period_scale)
+            }
+            fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), crate::Error> {
+                self.0.run_grad(req)
+            }
+            fn validate_grad(&self) -> Result<(), crate::Error> {
+                self.0.validate_grad()
+            }
+            $($extra)*
+        }
+    };
+}
+pub(crate) use forward_grad_field;
