@@ -1,7 +1,7 @@
 //! A fixed workload for counting instructions under callgrind (BENCHMARKS.md):
 //!
 //! ```text
-//! cargo build --release --example instructions
+//! cargo build --release -p noisefield-bench --example instructions
 //! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 1
 //! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 3
 //! ```
@@ -21,7 +21,7 @@ use noisefield::{
 };
 
 // The benches' inputs: points uniform in [-1000, 1000] from a fixed stream.
-#[path = "../bench/benches/common/mod.rs"]
+#[path = "../benches/common/mod.rs"]
 mod common;
 
 const POINTS: usize = 1 << 16;
