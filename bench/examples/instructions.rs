@@ -6,8 +6,8 @@
 //! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 3
 //! ```
 //!
-//! Arguments: the job (`fill3`, `fill3-periodic`, `noise3` (one point per
-//! call), `grid2`, `grid3`; six-octave
+//! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `noise3` (one
+//! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1); six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
 //! `ridged-grid2`; warped 6-octave fBm on a 256² grid: `warped-static`,
 //! `warped-recipe`, `warped-boxed`), the hash
@@ -53,6 +53,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             POINTS
         }
+        "fill4" => {
+            let w = common::random_coords(POINTS, 4);
+            let mut out = vec![0.0f32; POINTS];
+            for _ in 0..repeats {
+                perlin.fill([&w[0], &w[1], &w[2], &w[3]], &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            POINTS
+        }
         "noise3" => {
             // One point per call (`Source::noise`, the scalar backend).
             let mut out = vec![0.0f32; POINTS];
@@ -73,8 +82,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             out.len()
         }
-        "grid3" => {
-            let grid = Grid3::new([0.0; 3], [0.02; 3], [64, 64, 64]);
+        "grid3" | "grid3-coarse" => {
+            // Coarse: one cell per sample, rows of whole steps of stage 2.
+            let step = if job == "grid3" { 0.02 } else { 1.0 };
+            let grid = Grid3::new([0.0; 3], [step; 3], [64, 64, 64]);
             let mut out = vec![0.0f32; grid.check()?];
             for _ in 0..repeats {
                 perlin.fill_grid(&grid, &mut out)?;
