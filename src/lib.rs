@@ -129,7 +129,7 @@
 //! The scalar `noise` and the `fill` of every [`Level`] run one generic
 //! kernel with one fixed order of IEEE operations and no FMA; tail points go
 //! through the vector kernel on a padded block. Outputs are bit-identical
-//! across levels, CPUs and slice lengths. See `ARCHITECTURE.md`.
+//! across levels, CPUs and slice lengths. See `ARCHITECTURE.md` and `docs/design.md`.
 
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]

@@ -842,7 +842,7 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
     {
         let (a, da) = self.a.eval_grad(&r.0, s, c, period_scale);
         let (b, db) = self.b.eval_grad(&r.1, s, c, period_scale);
-        // Loops, not closures, around lane operations (see ARCHITECTURE.md).
+        // Loops, not closures, around lane operations (see docs/design.md).
         let mut grad = db;
         match self.op {
             CombineOp::Add => {
