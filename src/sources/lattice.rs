@@ -301,7 +301,9 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                 Some(p) => {
                     if let Some(cells) = PeriodicCells::<S, D>::new(s, &p) {
                         // A step with a lane the parts cannot reduce (far
-                        // from the origin, NaN, ±inf) is made again whole.
+                        // from the origin, NaN, ±inf) is made again whole,
+                        // by whole-step stage 1 (not the shared step, which
+                        // would try the parts again first).
                         for (k, dst) in out.chunks_exact_mut(n).enumerate() {
                             let src = inputs_step(&f32_inputs, k, n);
                             let mut check = s.cells_check();
@@ -309,7 +311,8 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                             noise_parts::<S, K, _, _, D>(s, lanes, &cells, &mut check, io);
                             if !s.cells_checked(check) {
                                 let c = T::load(s, &inputs, k * n, n);
-                                s.store(self.eval(r, s, &c, period_scale), dst);
+                                let v = periodic_by_axes::<K, S, _, D>(lanes, s, &c, &p);
+                                s.store(v, dst);
                             }
                         }
                         return;
