@@ -9,7 +9,7 @@
 //! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `noise3` (one
 //! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1); six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
-//! `ridged-grid2`; warped 6-octave fBm on a 256² grid: `warped-static`,
+//! `ridged-grid2`, `fbm-wide2` (16384 × 2 at 1/128), `fbm-square2` (256 × 128); warped 6-octave fBm on a 256² grid: `warped-static`,
 //! `warped-recipe`, `warped-boxed`), the hash
 //! mode (`coordinates` or `permuted`), the level, and how many times to
 //! repeat it. The difference between 3 and 1 repeats, divided by 2 × the
@@ -106,6 +106,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 std::hint::black_box(&mut out);
             }
             POINTS
+        }
+        "fbm-wide2" | "fbm-square2" => {
+            // The command-line tool's default field (six-octave fBm at
+            // 1/128 cells per sample) as one of its windows of a very wide
+            // field (16384 × 2) and as a square of as many samples.
+            let size = if job == "fbm-wide2" {
+                [16384, 2]
+            } else {
+                [256, 128]
+            };
+            let grid = Grid2::new([0.0; 2], [1.0 / 128.0; 2], size);
+            let mut out = vec![0.0f32; grid.check()?];
+            for _ in 0..repeats {
+                Fbm::new(perlin.clone()).fill_grid(&grid, &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            out.len()
         }
         "fbm-grid2" | "ridged-grid2" => {
             let grid = Grid2::new([0.0; 2], [0.02; 2], [1024, 1024]);

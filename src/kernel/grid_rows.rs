@@ -76,18 +76,40 @@ pub(crate) struct AxisSamples {
 impl AxisSamples {
     /// Stage 1 of the positions `coords` on an axis with period `period`.
     pub(crate) fn new(coords: &[f64], period: u64) -> AxisSamples {
+        /// Below 2⁵¹ adding `ROUND` rounds to an integer, exactly.
+        const SMALL: f64 = 2_251_799_813_685_248.0;
+        /// 1.5 · 2⁵²: `c + ROUND` is the integer nearest `c` (ties to even)
+        /// plus `ROUND`, with that integer mod 2³² in its low 32 bits.
+        const ROUND: f64 = 6_755_399_441_055_744.0;
         let len = coords.len();
         let padded = len.div_ceil(MAX_LANES) * MAX_LANES;
-        let mut a = AxisSamples {
-            len,
-            c0: vec![0; padded],
-            c1: vec![0; padded],
-            t0: vec![0.0; padded],
-        };
-        for (i, &c) in coords.iter().enumerate() {
-            (a.c0[i], a.c1[i], a.t0[i]) = stage1(c, period);
+        let (mut c0, mut c1, mut t0) = (vec![0; padded], vec![0; padded], vec![0.0; padded]);
+        let samples = c0.iter_mut().zip(&mut c1).zip(&mut t0).zip(coords);
+        if period.is_power_of_two() && coords.iter().all(|c| c.abs() < SMALL) {
+            // `stage1` for the usual case (a period that is a power of two,
+            // the natural 2³² included, and coordinates below 2⁵¹), without
+            // the checks of its float-to-integer casts: a loop that the
+            // compiler vectorises. The same values: `floor` and the cell
+            // mod 2³² exactly (a period that divides 2³², or that 2³²
+            // divides, leaves the low bits alone), and the same offset
+            // (`+ 0.0` makes the −0 of `c = −0` the +0 `stage1` gives).
+            let mask = u32::try_from(period - 1).unwrap_or(u32::MAX);
+            for (((c0, c1), t0), &c) in samples {
+                let m = c + ROUND;
+                let nearest = m - ROUND;
+                let above = nearest > c;
+                let floor = if above { nearest - 1.0 } else { nearest };
+                let cell = (m.to_bits() as u32).wrapping_sub(u32::from(above)) & mask;
+                *c0 = cell;
+                *c1 = cell.wrapping_add(1) & mask;
+                *t0 = ((c - floor) + 0.0) as f32;
+            }
+        } else {
+            for (((c0, c1), t0), &c) in samples {
+                (*c0, *c1, *t0) = stage1(c, period);
+            }
         }
-        a
+        AxisSamples { len, c0, c1, t0 }
     }
 
     /// Sample `i` as the same value on every lane.
@@ -158,6 +180,79 @@ where
                 // fractal grid's coarse octaves 8% (four-octave 2D fBm).
                 let v = Noise::eval::<S, K, H, false, false>(s, r, &all);
                 store_step(s, v, dst);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AxisSamples, stage1};
+    use crate::simd::MAX_LANES;
+
+    /// `AxisSamples::new` gives `stage1` of every coordinate, bit for bit,
+    /// on its fast path (periods that are powers of two, coordinates below
+    /// 2⁵¹) and off it: ±0, ties, the edges of the fast path, huge and
+    /// non-finite coordinates, and random ones at every magnitude; its
+    /// padding is zeros.
+    #[test]
+    fn axis_samples_are_stage1() {
+        let mut coords = vec![
+            0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 1.0, -1.0, 0.3, -0.3,
+        ];
+        for e in [31, 32, 50, 51] {
+            let p = f64::from(e).exp2();
+            for v in [p - 0.5, p - 1.0, p - 1.5, p - 0.25] {
+                coords.extend([v, -v]);
+            }
+        }
+        let mut bits = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            bits ^= bits << 13;
+            bits ^= bits >> 7;
+            bits ^= bits << 17;
+            // Multiples of 1/64 up to 2^50, and every exponent below 2^51.
+            coords.push((bits >> 8) as i64 as f64 / 16384.0);
+            let e = (bits % 51) as i32;
+            coords.push(f64::from(e).exp2() * ((bits >> 8) as i32 as f64 / i32::MAX as f64));
+        }
+        // Off the fast path: 2^51 and beyond, and non-finite values.
+        let mut special = vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, 1e300];
+        for e in [51, 52, 53, 60, 63, 64] {
+            let p = f64::from(e).exp2();
+            for v in [p, p + 1.0, p + 2.0, p - 1.0, p - 0.5] {
+                special.extend([v, -v]);
+            }
+        }
+        for period in [
+            1u64 << 32,
+            1,
+            2,
+            256,
+            1 << 40,
+            1 << 62,
+            3,
+            300,
+            (1 << 32) - 1,
+        ] {
+            for with_special in [false, true] {
+                let mut all = coords.clone();
+                if with_special {
+                    all.extend(&special);
+                }
+                let a = AxisSamples::new(&all, period);
+                assert_eq!(a.len, all.len());
+                assert_eq!(a.c0.len(), all.len().div_ceil(MAX_LANES) * MAX_LANES);
+                for (i, &c) in all.iter().enumerate() {
+                    let (c0, c1, t0) = stage1(c, period);
+                    assert_eq!(
+                        (a.c0[i], a.c1[i], a.t0[i].to_bits()),
+                        (c0, c1, t0.to_bits()),
+                        "{c:e}, period {period}"
+                    );
+                }
+                assert!(a.c0[all.len()..].iter().all(|&c| c == 0));
+                assert!(a.t0[all.len()..].iter().all(|&t| t.to_bits() == 0));
             }
         }
     }

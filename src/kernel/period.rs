@@ -15,11 +15,31 @@ use crate::simd::Simd;
 /// same `f32`, and both cells are `floor(c)` mod the natural period exactly.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn stage1(c: f64, period: u64) -> (u32, u32, f32) {
-    let floor = c.floor();
+    let floor = floor_f64(c);
     let offset = (c - floor) as f32;
     let cell = lattice_mod(floor, period);
     let next = if cell + 1 == period { 0 } else { cell + 1 };
     (cell as u32, next as u32, offset)
+}
+
+/// `c.floor()`, exactly, without the library call that `f64::floor` is on
+/// targets without a rounding instruction (x86-64's baseline): the grid
+/// paths take stage 1 of every sample of an axis in `f64`, and the call was
+/// a third of it. Below 2⁵² the truncation through `i64` is exact, and one
+/// less where it lies above `c`; from 2⁵² on every `f64` is an integer, and
+/// ±inf are returned as they are and NaN quieted (`c + 0`, as `floor`
+/// returns them). The sign is `c`'s, so −0 stays −0 (and −0.5 gives −1).
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn floor_f64(c: f64) -> f64 {
+    /// 2⁵²: from here on every `f64` is an integer.
+    const INTEGRAL: f64 = 4_503_599_627_370_496.0;
+    if c.abs() < INTEGRAL {
+        let t = c as i64 as f64;
+        let floor = if t > c { t - 1.0 } else { t };
+        floor.copysign(c)
+    } else {
+        c + 0.0
+    }
 }
 
 /// `c` moved by a whole number of periods into [−period/2, period/2): the
@@ -60,7 +80,7 @@ pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
             r
         };
     }
-    let floor = c.floor();
+    let floor = floor_f64(c);
     let fraction = c - floor;
     let whole = lattice_mod(floor, period);
     // whole + fraction ≥ period/2 ⇔ 2·whole ≥ period, or period is odd,
@@ -133,7 +153,55 @@ pub(super) fn lattice_mod(floor: f64, period: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::centre_in_period;
+    use super::{centre_in_period, floor_f64};
+
+    /// `floor_f64` is `f64::floor`, bit for bit (sign of zero and NaN
+    /// included), on the edges of its paths and on random bit patterns.
+    #[test]
+    fn floor_f64_is_floor() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            -1.5,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            f64::from_bits(1),
+            -f64::from_bits(1),
+            f64::MAX,
+            f64::MIN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        for e in [52, 53, 62, 63, 64] {
+            let p = (e as f64).exp2();
+            for v in [p, p - 0.5, p - 1.0, p + 1.0, p - 1.5] {
+                values.extend([v, -v]);
+            }
+        }
+        let mut bits = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..100_000 {
+            bits ^= bits << 13;
+            bits ^= bits >> 7;
+            bits ^= bits << 17;
+            values.push(f64::from_bits(bits));
+            // Magnitudes around the lattice: up to 2^60 in steps of 1/8.
+            values.push((bits >> 4) as i64 as f64 / 8.0);
+        }
+        for v in values {
+            assert_eq!(
+                floor_f64(v).to_bits(),
+                v.floor().to_bits(),
+                "{v:e} ({:#x})",
+                v.to_bits()
+            );
+        }
+    }
     use crate::simd::{Job, MAX_LANES, Simd};
 
     /// `centre_in_period` against exact integer arithmetic on coordinates

@@ -129,51 +129,48 @@ impl RowAxis {
     pub(crate) fn new(axes: &[AxisSamples], curve: Fade) -> Option<RowAxis> {
         let x = &axes[0];
         let t0 = x.t0.clone();
-        let u = t0.iter().map(|&t| fade(Scalar, curve, t)).collect();
-        // Planes in order of first use; a sample's planes are usually the
-        // last two listed (cells are adjacent for steps < 1).
-        let mut planes: Vec<u32> = Vec::new();
-        let plane_of = |cell: u32, planes: &mut Vec<u32>| -> usize {
-            let recent = planes.len().saturating_sub(4);
-            match planes[recent..].iter().rposition(|&c| c == cell) {
-                Some(at) => recent + at,
-                None => {
-                    planes.push(cell);
-                    planes.len() - 1
-                }
+        let u = fades(curve, &t0);
+        let (mut planes, lower, upper, monotone) = match consecutive_planes(x) {
+            Some((planes, lower, upper)) => (planes, lower, upper, true),
+            None => {
+                let (planes, lower, upper) = planes_in_order_of_use(x);
+                (planes, lower, upper, false)
             }
         };
         let padded_samples = t0.len();
-        let (mut lower, mut upper) = (vec![0usize; padded_samples], vec![0usize; padded_samples]);
-        for i in 0..x.len {
-            lower[i] = plane_of(x.c0[i], &mut planes);
-            upper[i] = plane_of(x.c1[i], &mut planes);
-        }
-        if x.len > 0 {
-            let (lo, hi) = (lower[x.len - 1], upper[x.len - 1]);
-            lower[x.len..].fill(lo);
-            upper[x.len..].fill(hi);
-        }
         // Each granule's first plane and its samples' planes relative to it,
         // or `None` if a granule reaches more planes than a window holds.
+        // (Where the planes advance monotonically with the samples, a
+        // granule's lowest and highest are at its ends.)
         let windows = |granule: usize, window: usize| {
             let mut first_plane = Vec::with_capacity(padded_samples / granule);
-            let (mut lower_rel, mut upper_rel) =
-                (vec![0u8; padded_samples], vec![0u8; padded_samples]);
-            for b in 0..padded_samples / granule {
-                let block = b * granule..(b + 1) * granule;
-                let all = lower[block.clone()].iter().chain(&upper[block.clone()]);
-                let (first, last) =
-                    all.fold((usize::MAX, 0), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-                if last - first >= window {
+            for (lower, upper) in lower.chunks_exact(granule).zip(upper.chunks_exact(granule)) {
+                let (first, last) = if monotone {
+                    let (l0, l1) = (lower[0], lower[granule - 1]);
+                    let (u0, u1) = (upper[0], upper[granule - 1]);
+                    (l0.min(l1).min(u0).min(u1), l0.max(l1).max(u0).max(u1))
+                } else {
+                    let all = lower.iter().chain(upper);
+                    all.fold((u32::MAX, 0), |(lo, hi), &p| (lo.min(p), hi.max(p)))
+                };
+                if (last - first) as usize >= window {
                     return None;
                 }
-                first_plane.push(first);
-                for i in block {
-                    lower_rel[i] = (lower[i] - first) as u8;
-                    upper_rel[i] = (upper[i] - first) as u8;
-                }
+                first_plane.push(first as usize);
             }
+            let relative = |planes: &[u32]| {
+                let mut relative = vec![0u8; padded_samples];
+                let granules = relative
+                    .chunks_exact_mut(granule)
+                    .zip(planes.chunks_exact(granule));
+                for ((relative, planes), &first) in granules.zip(&first_plane) {
+                    for (r, &p) in relative.iter_mut().zip(planes) {
+                        *r = (p - first as u32) as u8;
+                    }
+                }
+                relative
+            };
+            let (lower_rel, upper_rel) = (relative(&lower), relative(&upper));
             Some((granule, first_plane, lower_rel, upper_rel))
         };
         let (granule, first_plane, lower_rel, upper_rel) =
@@ -188,10 +185,7 @@ impl RowAxis {
             });
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES, 0);
-        let other_fades = axes[1..]
-            .iter()
-            .map(|a| a.t0.iter().map(|&t| fade(Scalar, curve, t)).collect())
-            .collect();
+        let other_fades = axes[1..].iter().map(|a| fades(curve, &a.t0)).collect();
         Some(RowAxis {
             x0: t0,
             u,
@@ -205,6 +199,85 @@ impl RowAxis {
             narrow,
         })
     }
+}
+
+/// `fade(t)` of every offset in `t`, in a loop for each curve (the curve
+/// chosen once, so the loop is a few vector operations per 4 or 8 offsets).
+fn fades(curve: Fade, t: &[f32]) -> Vec<f32> {
+    let all = |curve: Fade| t.iter().map(|&t| fade(Scalar, curve, t)).collect();
+    match curve {
+        Fade::Quintic => all(Fade::Quintic),
+        Fade::Cubic => all(Fade::Cubic),
+        Fade::Cosine => all(Fade::Cosine),
+        Fade::Linear => all(Fade::Linear),
+    }
+}
+
+/// The x lattice planes of a row and every (padded) sample's lower and
+/// upper plane, where the samples' cells advance by at most one cell per
+/// sample, all in one direction, and each upper cell is the next one (every
+/// row without a period, and periodic rows that do not wrap): the planes
+/// are then the cells from the lowest to one past the highest, in order,
+/// found in one pass of a few operations per sample. `None` otherwise.
+fn consecutive_planes(x: &AxisSamples) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+    let n = x.len;
+    let (c0, c1) = (&x.c0[..n], &x.c1[..n]);
+    let (&first, &last) = (c0.first()?, c0.last()?);
+    // The direction, from the ends; cells are compared mod 2³² (a row may
+    // cross the wrap of the natural period).
+    let down = (last.wrapping_sub(first) as i32) < 0;
+    let advance = if down { u32::MAX } else { 1 };
+    let mut fits = true;
+    let mut previous = first;
+    for (&a, &b) in c0.iter().zip(c1) {
+        let d = a.wrapping_sub(previous);
+        fits &= (d == 0) | (d == advance);
+        fits &= b == a.wrapping_add(1);
+        previous = a;
+    }
+    if !fits {
+        return None;
+    }
+    let lowest = if down { last } else { first };
+    let padded = x.c0.len();
+    let mut lower = Vec::with_capacity(padded);
+    lower.extend(c0.iter().map(|&c| c.wrapping_sub(lowest)));
+    lower.resize(padded, last.wrapping_sub(lowest));
+    let upper = lower.iter().map(|&p| p + 1).collect();
+    let count = last.wrapping_sub(first).wrapping_mul(advance) + 2;
+    let planes = (0..count).map(|k| lowest.wrapping_add(k)).collect();
+    Some((planes, lower, upper))
+}
+
+/// The x lattice planes of a row in order of first use and every (padded)
+/// sample's lower and upper plane, for rows of any cells.
+fn planes_in_order_of_use(x: &AxisSamples) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    // A sample's planes are usually the last two listed (cells are adjacent
+    // for steps < 1).
+    let mut planes: Vec<u32> = Vec::new();
+    let plane_of = |cell: u32, planes: &mut Vec<u32>| -> u32 {
+        let recent = planes.len().saturating_sub(4);
+        let at = match planes[recent..].iter().rposition(|&c| c == cell) {
+            Some(at) => recent + at,
+            None => {
+                planes.push(cell);
+                planes.len() - 1
+            }
+        };
+        at as u32
+    };
+    let padded = x.c0.len();
+    let (mut lower, mut upper) = (vec![0u32; padded], vec![0u32; padded]);
+    for i in 0..x.len {
+        lower[i] = plane_of(x.c0[i], &mut planes);
+        upper[i] = plane_of(x.c1[i], &mut planes);
+    }
+    if x.len > 0 {
+        let (lo, hi) = (lower[x.len - 1], upper[x.len - 1]);
+        lower[x.len..].fill(lo);
+        upper[x.len..].fill(hi);
+    }
+    (planes, lower, upper)
 }
 
 /// Per row: for every corner of the other axes (bit `a` of the corner index
@@ -575,44 +648,49 @@ fn narrow_step_values<S: Simd>(
 mod tests {
     use super::*;
 
-    /// The row axis of a 3D grid with `nx` samples at x step `step` (the
-    /// full-coordinate hash's natural period, 2³²).
-    fn row_axis(step: f64, nx: usize) -> Option<RowAxis> {
+    /// The row axis of a 3D grid with `nx` samples at x step `step`, on an
+    /// axis of period `period` (2³²: the full-coordinate hash's natural one).
+    fn row_axis(step: f64, nx: usize, period: u64) -> Option<RowAxis> {
         let xs: Vec<f64> = (0..nx).map(|i| 0.3 + i as f64 * step).collect();
-        let axes = [xs, vec![0.1, 0.2], vec![0.7]].map(|c| AxisSamples::new(&c, 1 << 32));
+        let axes = [xs, vec![0.1, 0.2], vec![0.7]].map(|c| AxisSamples::new(&c, period));
         RowAxis::new(&axes, Fade::Quintic)
     }
 
     /// Each granule's window holds the planes of its samples: one window per
     /// step while 64 samples fit, else one per 16 samples, at any step; and
-    /// narrow windows of 8 planes per 8 samples up to a step of ¾.
+    /// narrow windows of 8 planes per 8 samples up to a step of ¾. Rows whose
+    /// cells advance one at a time (planes numbered as consecutive cells)
+    /// and rows that skip cells or wrap around a period (planes in order of
+    /// use) alike.
     #[test]
     fn windows_cover_their_samples_planes() {
-        for (step, granule, narrow) in [
-            (0.02, Some(64), true),
-            (-0.55, Some(16), true),
-            (0.75, Some(16), true),
-            (-0.75, Some(16), true),
-            (1.9, Some(16), false),
-            (-300.1, Some(16), false),
+        for (step, period, granule, narrow) in [
+            (0.02, 1 << 32, Some(64), true),
+            (-0.55, 1 << 32, Some(16), true),
+            (0.75, 1 << 32, Some(16), true),
+            (-0.75, 1 << 32, Some(16), true),
+            (1.9, 1 << 32, Some(16), false),
+            (-300.1, 1 << 32, Some(16), false),
+            (0.3, 7, Some(64), true),
+            (-0.3, 7, Some(64), true),
+            (0.75, 5, Some(16), true),
+            (-0.02, 3, Some(64), true),
         ] {
-            let x = row_axis(step, 300);
+            let x = row_axis(step, 300, period);
             assert_eq!(x.as_ref().map(|x| x.granule), granule, "step {step}");
             let Some(x) = x else { continue };
             assert_eq!(x.narrow.is_some(), narrow, "step {step}");
             for i in 0..300 {
-                let cell = (0.3 + i as f64 * step).floor() as i64 as u32;
+                let cell = (0.3 + i as f64 * step).floor() as i64;
+                let cell = cell.rem_euclid(period as i64) as u32;
+                let next = ((u64::from(cell) + 1) % period) as u32;
                 if let Some(w) = &x.narrow {
                     let first = w.first_plane[i / NARROW_GRANULE];
                     let planes = [w.lower[i], w.upper[i]].map(|rel| {
                         assert!(usize::from(rel) < NARROW_WINDOW, "step {step}, sample {i}");
                         x.planes[first + usize::from(rel)]
                     });
-                    assert_eq!(
-                        planes,
-                        [cell, cell.wrapping_add(1)],
-                        "narrow: step {step}, sample {i}"
-                    );
+                    assert_eq!(planes, [cell, next], "narrow: step {step}, sample {i}");
                 }
                 let first = x.first_plane[i / x.granule];
                 for rel in [x.lower[i], x.upper[i]] {
@@ -627,11 +705,7 @@ mod tests {
                     x.planes[first + usize::from(x.lower[i])],
                     x.planes[first + usize::from(x.upper[i])],
                 ];
-                assert_eq!(
-                    cells,
-                    [cell, cell.wrapping_add(1)],
-                    "step {step}, sample {i}"
-                );
+                assert_eq!(cells, [cell, next], "step {step}, sample {i}");
             }
         }
     }
