@@ -7,7 +7,7 @@
 //! and `rows::FillRowsByCells`) drive them over slices and grids.
 //!
 //! How corners are hashed and what a hash selects is the lattice's
-//! [`LatticeHash`] mode (`hash.rs`): the full-coordinate hash (the default)
+//! [`LatticeHash`] mode (`hash/`): the full-coordinate hash (the default)
 //! or Ken's permutation. With the permutation, for one step of `S::LANES`
 //! points, `noise3` is Ken Perlin's 2002 improved noise:
 //!
@@ -39,7 +39,8 @@
 //! blend of the corners (`noiseN_axes`, [`Dims`]), `parts.rs` both stages
 //! part by part for the default lattice, `period.rs` stage 1 in `f64` and
 //! periods, `grid_rows.rs` grid rows from per-axis samples, `rows.rs` fine
-//! grids from per-cell coefficients, `hash.rs` the hash modes.
+//! grids from per-cell coefficients, `hash/` the hash modes (a folder:
+//! the trait, each mode, their gradient tables and periodic cells).
 
 mod axis;
 mod grid_rows;

@@ -16,7 +16,7 @@ use std::any::TypeId;
 use std::fmt;
 use std::sync::Arc;
 
-/// How a lattice hashes its corners (see `kernel/hash.rs`).
+/// How a lattice hashes its corners (see `kernel/hash/`).
 #[derive(Clone, PartialEq)]
 pub(crate) enum LatticeHashing {
     /// Ken's permutation chain over this table (repeats every 256 cells).
