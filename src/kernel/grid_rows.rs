@@ -112,6 +112,12 @@ impl AxisSamples {
         AxisSamples { len, c0, c1, t0 }
     }
 
+    /// Frees the samples and keeps their count (for an x axis that rows by
+    /// cells read through their [`RowAxis`](super::RowAxis) instead).
+    pub(crate) fn keep_length_only(&mut self) {
+        (self.c0, self.c1, self.t0) = (Vec::new(), Vec::new(), Vec::new());
+    }
+
     /// Sample `i` as the same value on every lane.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn splat<S: Simd, H: LatticeHash>(&self, s: S, i: usize, curve: Fade) -> Axis<S, H> {

@@ -204,13 +204,20 @@ impl RowAxis {
 /// `fade(t)` of every offset in `t`, in a loop for each curve (the curve
 /// chosen once, so the loop is a few vector operations per 4 or 8 offsets).
 fn fades(curve: Fade, t: &[f32]) -> Vec<f32> {
-    let all = |curve: Fade| t.iter().map(|&t| fade(Scalar, curve, t)).collect();
+    let mut u = t.to_vec();
     match curve {
-        Fade::Quintic => all(Fade::Quintic),
-        Fade::Cubic => all(Fade::Cubic),
-        Fade::Cosine => all(Fade::Cosine),
-        Fade::Linear => all(Fade::Linear),
+        Fade::Quintic => u
+            .iter_mut()
+            .for_each(|t| *t = fade(Scalar, Fade::Quintic, *t)),
+        Fade::Cubic => u
+            .iter_mut()
+            .for_each(|t| *t = fade(Scalar, Fade::Cubic, *t)),
+        Fade::Cosine => u
+            .iter_mut()
+            .for_each(|t| *t = fade(Scalar, Fade::Cosine, *t)),
+        Fade::Linear => {}
     }
+    u
 }
 
 /// The x lattice planes of a row and every (padded) sample's lower and
@@ -409,9 +416,11 @@ where
         // computed while the first strip is evaluated (their hash chains
         // are latency-bound; the evaluation is throughput-bound).
         let width = x.planes.len() + PLANE_WINDOW;
-        // One allocation (fractal octaves call this per block): per row,
-        // `width` values of `A`, then of `B`.
-        let mut coeff = vec![0.0f32; 2 * BLOCK_ROWS * 2 * width];
+        let rows = self.out.len() / nx;
+        // One allocation (fractal octaves call this per block): per row of a
+        // block (fewer for fewer rows), `width` values of `A`, then of `B`.
+        let block_len = BLOCK_ROWS.min(rows) * 2 * width;
+        let mut coeff = vec![0.0f32; 2 * block_len];
         // Strips are computed here, then streamed out, when `streaming`;
         // two of them, so a strip is streamed out after the next one is
         // evaluated and its loads never wait on stores still in flight.
@@ -421,12 +430,11 @@ where
         let mut pending: Option<std::ops::Range<usize>> = None;
         let mut current = 0;
         let out = self.out;
-        let rows = out.len() / nx;
         // Pass `b` evaluates block `b − 1` and computes block `b`'s
         // coefficients (pass 0 only computes, the last only evaluates).
         let blocks = rows.div_ceil(BLOCK_ROWS);
         for pass in 0..=blocks {
-            let (even, odd) = coeff.split_at_mut(BLOCK_ROWS * 2 * width);
+            let (even, odd) = coeff.split_at_mut(block_len);
             let (computed, evaluated) = match pass % 2 {
                 0 => (even, &*odd),
                 _ => (odd, &*even),

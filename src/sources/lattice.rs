@@ -371,6 +371,13 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         let row = by_cells
             .then(|| RowAxis::new(&samples, self.curve))
             .flatten();
+        let mut samples = samples;
+        if row.is_some() {
+            // Rows by cells read x through the row axis alone: keeping only
+            // the length halves a plan's memory (a fractal holds one plan
+            // per octave for the whole fill).
+            samples[0].keep_length_only();
+        }
         LatticePlan { samples, row }
     }
 
