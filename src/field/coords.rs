@@ -25,7 +25,7 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
-        curve: Fade,
+        fade: Fade,
         fresh: bool,
     ) -> [Axis<S, H>; D];
     /// The x coordinates as `f32`.
@@ -83,16 +83,16 @@ fn periodic_axis<S: Simd, H: LatticeHash>(
     s: S,
     c: S::F,
     period: u64,
-    curve: Fade,
+    fade: Fade,
     fresh: bool,
 ) -> Axis<S, H> {
     if period == H::NATURAL_PERIOD {
         // An axis left unperiodic.
-        return axis(s, c, curve, fresh);
+        return axis(s, c, fade, fresh);
     }
     let floor = s.floor(c);
     if let Some(cells) = H::periodic_cells(s, floor, period) {
-        return Axis::new(s, cells, c - floor, curve, fresh);
+        return Axis::new(s, cells, c - floor, fade, fresh);
     }
     let mut lanes = [0.0f32; MAX_LANES];
     let (mut c0, mut c1, mut t0) = ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
@@ -100,7 +100,7 @@ fn periodic_axis<S: Simd, H: LatticeHash>(
     for i in 0..S::LANES {
         (c0[i], c1[i], t0[i]) = stage1_lane::<S>(f64::from(lanes[i]), period);
     }
-    staged_axis(s, &c0, &c1, &t0, curve, fresh)
+    staged_axis(s, &c0, &c1, &t0, fade, fresh)
 }
 
 /// [`centre_in_period`] of each lane in `f64`: the path of steps
@@ -177,14 +177,14 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
-        curve: Fade,
+        fade: Fade,
         fresh: bool,
     ) -> [Axis<S, H>; D] {
         match periods {
             None => {
-                let mut axes = [axis::<S, H>(s, self.0[0], curve, fresh); D];
+                let mut axes = [axis::<S, H>(s, self.0[0], fade, fresh); D];
                 for d in 1..D {
-                    axes[d] = axis(s, self.0[d], curve, fresh);
+                    axes[d] = axis(s, self.0[d], fade, fresh);
                 }
                 axes
             }
@@ -192,15 +192,15 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
                 // Unrolled by hand: as a loop (its body too large for the
                 // optimiser to unroll), every axis went through memory and
                 // periodic `fill3` cost 1.47× plain noise; unrolled, 1.25×.
-                let mut axes = [periodic_axis::<S, H>(s, self.0[0], periods[0], curve, fresh); D];
+                let mut axes = [periodic_axis::<S, H>(s, self.0[0], periods[0], fade, fresh); D];
                 if D > 1 {
-                    axes[1] = periodic_axis(s, self.0[1], periods[1], curve, fresh);
+                    axes[1] = periodic_axis(s, self.0[1], periods[1], fade, fresh);
                 }
                 if D > 2 {
-                    axes[2] = periodic_axis(s, self.0[2], periods[2], curve, fresh);
+                    axes[2] = periodic_axis(s, self.0[2], periods[2], fade, fresh);
                 }
                 if D > 3 {
-                    axes[3] = periodic_axis(s, self.0[3], periods[3], curve, fresh);
+                    axes[3] = periodic_axis(s, self.0[3], periods[3], fade, fresh);
                 }
                 axes
             }
@@ -290,17 +290,17 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
-        curve: Fade,
+        fade: Fade,
         fresh: bool,
     ) -> [Axis<S, H>; D] {
         let (mut c0, mut c1, mut t0) = ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
-        let mut axes = [axis::<S, H>(s, s.splat(0.0), curve, fresh); D];
+        let mut axes = [axis::<S, H>(s, s.splat(0.0), fade, fresh); D];
         for d in 0..D {
             let period = periods.map_or(H::NATURAL_PERIOD, |p| p[d]);
             for i in 0..S::LANES {
                 (c0[i], c1[i], t0[i]) = stage1_lane::<S>(self.0[d][i], period);
             }
-            axes[d] = staged_axis(s, &c0, &c1, &t0, curve, fresh);
+            axes[d] = staged_axis(s, &c0, &c1, &t0, fade, fresh);
         }
         axes
     }

@@ -5,7 +5,7 @@
 
 use super::LatticeHash;
 use crate::Fade;
-use crate::fade::fade;
+use crate::fade::faded;
 use crate::simd::Simd;
 
 /// Stage 1 of the kernel for one axis: the lattice cell and its upper
@@ -33,9 +33,9 @@ impl<S: Simd, H: LatticeHash> Copy for Axis<S, H> {}
 /// Stage 1 in `f32`: cell `floor(c)` (mod the natural period), next cell.
 /// `fresh`: for stage 2 with `FRESH` (see [`Axis::new`]).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn axis<S: Simd, H: LatticeHash>(s: S, c: S::F, curve: Fade, fresh: bool) -> Axis<S, H> {
+pub(crate) fn axis<S: Simd, H: LatticeHash>(s: S, c: S::F, fade: Fade, fresh: bool) -> Axis<S, H> {
     let floor = s.floor(c);
-    Axis::new(s, H::cells(s, floor), c - floor, curve, fresh)
+    Axis::new(s, H::cells(s, floor), c - floor, fade, fresh)
 }
 
 impl<S: Simd, H: LatticeHash> Axis<S, H> {
@@ -49,13 +49,13 @@ impl<S: Simd, H: LatticeHash> Axis<S, H> {
         s: S,
         (c0, c1): (H::Cell<S>, H::Cell<S>),
         t0: S::F,
-        curve: Fade,
+        fade: Fade,
         fresh: bool,
     ) -> Axis<S, H> {
         let (t1, fade) = if fresh {
             (t0, t0)
         } else {
-            (t0 - s.splat(1.0), fade(s, curve, t0))
+            (t0 - s.splat(1.0), faded(s, fade, t0))
         };
         Axis {
             c0,
@@ -102,7 +102,7 @@ pub(super) fn fresh_part<S: Simd>(s: S, t0: S::P) -> Part<S> {
     Part {
         t0,
         t1: t0 - splat_part(s, 1.0),
-        fade: fade(s, Fade::Quintic, t0),
+        fade: faded(s, Fade::Quintic, t0),
     }
 }
 
@@ -120,8 +120,8 @@ pub(crate) fn staged_axis<S: Simd, H: LatticeHash>(
     c0: &[u32],
     c1: &[u32],
     t0: &[f32],
-    curve: Fade,
+    fade: Fade,
     fresh: bool,
 ) -> Axis<S, H> {
-    Axis::new(s, H::staged(s, c0, c1), s.load(t0), curve, fresh)
+    Axis::new(s, H::staged(s, c0, c1), s.load(t0), fade, fresh)
 }

@@ -6,7 +6,7 @@ use super::{
     Axis, CoordinateHash, Dims, Kind, LatticeHash, Noise, PermutationHash, stage1, staged_axis,
 };
 use crate::Fade;
-use crate::fade::fade;
+use crate::fade::faded;
 use crate::simd::{Job, MAX_LANES, PermTable, Simd};
 
 /// Loads `src[at..at + LANES]`, zero-padded past its end (or zeros when
@@ -114,7 +114,7 @@ impl AxisSamples {
 
     /// Sample `i` as the same value on every lane.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn splat<S: Simd, H: LatticeHash>(&self, s: S, i: usize, curve: Fade) -> Axis<S, H> {
+    fn splat<S: Simd, H: LatticeHash>(&self, s: S, i: usize, fade: Fade) -> Axis<S, H> {
         let t = s.splat(self.t0[i]);
         let (c0, c1) = H::splat_cells(s, self.c0[i], self.c1[i]);
         Axis {
@@ -122,7 +122,7 @@ impl AxisSamples {
             c1,
             t0: t,
             t1: t - s.splat(1.0),
-            fade: fade(s, curve, t),
+            fade: faded(s, fade, t),
         }
     }
 }
@@ -133,7 +133,7 @@ impl AxisSamples {
 /// every sample is computed exactly as the `f64` point path computes it.
 pub(crate) struct FillGridRows<'a, K, const D: usize> {
     pub(crate) hashing: Hashing<'a>,
-    pub(crate) curve: Fade,
+    pub(crate) fade: Fade,
     /// The corner kind (a zero-sized marker).
     pub(crate) _kind: K,
     pub(crate) axes: [&'a AxisSamples; D],
@@ -161,21 +161,21 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<H: LatticeHash>(self, s: S, r: &H::Ready<'_, S>) {
-        let (axes, curve) = (self.axes, self.curve);
+        let (axes, fade) = (self.axes, self.fade);
         let (n, x) = (S::LANES, axes[0]);
         if x.len == 0 {
             return;
         }
         for (row_index, row) in self.out.chunks_exact_mut(x.len).enumerate() {
-            let mut all = [x.splat::<S, H>(s, 0, curve); D];
+            let mut all = [x.splat::<S, H>(s, 0, fade); D];
             let mut rest = self.first_row + row_index;
             for d in 1..D {
-                all[d] = axes[d].splat(s, rest % axes[d].len, curve);
+                all[d] = axes[d].splat(s, rest % axes[d].len, fade);
                 rest /= axes[d].len;
             }
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = k * n;
-                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve, false);
+                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], fade, false);
                 // Inline: the call and the axes through memory cost a
                 // fractal grid's coarse octaves 8% (four-octave 2D fBm).
                 let v = Noise::eval::<S, K, H, false, false>(s, r, &all);

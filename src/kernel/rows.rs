@@ -28,7 +28,7 @@
 
 use super::{AxisSamples, Dims, Hashing, Kind, LatticeHash, Noise, WithHash, store_step};
 use crate::Fade;
-use crate::fade::fade;
+use crate::fade::faded;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd};
 
@@ -126,10 +126,10 @@ impl RowAxis {
     /// The row values of the grid axes `axes` (x first). (`None` if a
     /// granule of samples would use more planes than one window holds,
     /// which `FINE_GRANULE` rules out; the caller would use the point path.)
-    pub(crate) fn new(axes: &[AxisSamples], curve: Fade) -> Option<RowAxis> {
+    pub(crate) fn new(axes: &[AxisSamples], fade: Fade) -> Option<RowAxis> {
         let x = &axes[0];
         let t0 = x.t0.clone();
-        let u = fades(curve, &t0);
+        let u = fades(fade, &t0);
         let (mut planes, lower, upper, monotone) = match consecutive_planes(x) {
             Some((planes, lower, upper)) => (planes, lower, upper, true),
             None => {
@@ -185,7 +185,7 @@ impl RowAxis {
             });
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES, 0);
-        let other_fades = axes[1..].iter().map(|a| fades(curve, &a.t0)).collect();
+        let other_fades = axes[1..].iter().map(|a| fades(fade, &a.t0)).collect();
         Some(RowAxis {
             x0: t0,
             u,
@@ -203,9 +203,9 @@ impl RowAxis {
 
 /// `fade(t)` of every offset in `t`, in a loop for each curve (the curve
 /// chosen once, so the loop is a few vector operations per 4 or 8 offsets).
-fn fades(curve: Fade, t: &[f32]) -> Vec<f32> {
-    let all = |curve: Fade| t.iter().map(|&t| fade(Scalar, curve, t)).collect();
-    match curve {
+fn fades(fade: Fade, t: &[f32]) -> Vec<f32> {
+    let all = |fade: Fade| t.iter().map(|&t| faded(Scalar, fade, t)).collect();
+    match fade {
         Fade::Quintic => all(Fade::Quintic),
         Fade::Cubic => all(Fade::Cubic),
         Fade::Cosine => all(Fade::Cosine),

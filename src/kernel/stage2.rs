@@ -196,13 +196,13 @@ fn lerp_dual<S: Simd, const D: usize>(
 fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
-    curve: Fade,
+    fade: Fade,
     axes: &[Axis<S, H>; D],
 ) -> (S::F, [S::F; D]) {
     let step = H::step::<S, D>(s, r, &hash::axis_cells(axes));
     let mut slope = [axes[0].t0; D];
     for a in 0..D {
-        slope[a] = fade_slope(s, curve, axes[a].t0);
+        slope[a] = fade_slope(s, fade, axes[a].t0);
     }
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
@@ -273,7 +273,7 @@ pub trait Dims<const D: usize> {
     fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
         s: S,
         r: &H::Ready<'_, S>,
-        curve: Fade,
+        fade: Fade,
         axes: &[Axis<S, H>; D],
     ) -> (S::F, [S::F; D]);
     /// The blend of one part's corners: hashes `g` (corner `i + 2j + 4k +
@@ -303,10 +303,10 @@ macro_rules! dims {
             fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
                 s: S,
                 r: &H::Ready<'_, S>,
-                curve: Fade,
+                fade: Fade,
                 a: &[Axis<S, H>; $d],
             ) -> (S::F, [S::F; $d]) {
-                blend_grad::<S, K, H, $d>(s, r, curve, a)
+                blend_grad::<S, K, H, $d>(s, r, fade, a)
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn blend<S: Simd, K: Kind, H: LatticeHash>(
@@ -402,7 +402,7 @@ where
 pub(crate) fn stage2_grad<S, K, H, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
-    curve: Fade,
+    fade: Fade,
     axes: &[Axis<S, H>; D],
 ) -> (S::F, [S::F; D])
 where
@@ -413,7 +413,7 @@ where
 {
     s.outlined(Stage2Grad::<'_, '_, S, K, H, D> {
         r,
-        curve,
+        fade,
         axes,
         _kind: PhantomData,
     })
@@ -451,7 +451,7 @@ where
 /// [`stage2_grad`]'s outlined step.
 struct Stage2Grad<'a, 'r, S: Simd, K, H: LatticeHash, const D: usize> {
     r: &'a H::Ready<'r, S>,
-    curve: Fade,
+    fade: Fade,
     axes: &'a [Axis<S, H>; D],
     _kind: PhantomData<K>,
 }
@@ -464,6 +464,6 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> (S::F, [S::F; D]) {
-        Noise::eval_grad::<S, K, H>(s, self.r, self.curve, self.axes)
+        Noise::eval_grad::<S, K, H>(s, self.r, self.fade, self.axes)
     }
 }

@@ -98,7 +98,7 @@ pub struct Lattice<K> {
     pub(crate) hashing: LatticeHashing,
     pub(crate) level: Level,
     pub(crate) periods: Option<[u32; 4]>,
-    pub(crate) curve: Fade,
+    pub(crate) fade: Fade,
     pub(crate) kind: K,
 }
 
@@ -118,7 +118,7 @@ impl<K: Kind + Default> Lattice<K> {
             hashing,
             level: Level::detect(),
             periods: None,
-            curve: Fade::Quintic,
+            fade: Fade::Quintic,
             kind: K::default(),
         }
     }
@@ -127,7 +127,7 @@ impl<K: Kind + Default> Lattice<K> {
 impl<K> PartialEq for Lattice<K> {
     /// Same hashing, periods and fade (the level changes no output).
     fn eq(&self, other: &Lattice<K>) -> bool {
-        self.hashing == other.hashing && self.periods == other.periods && self.curve == other.curve
+        self.hashing == other.hashing && self.periods == other.periods && self.fade == other.fade
     }
 }
 
@@ -137,7 +137,7 @@ impl<K> fmt::Debug for Lattice<K> {
             .field("hash", &self.hashing)
             .field("level", &self.level)
             .field("period", &self.periods)
-            .field("fade", &self.curve)
+            .field("fade", &self.fade)
             .finish()
     }
 }
@@ -205,10 +205,10 @@ fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, c
     c: &C,
     period_scale: u64,
 ) -> [crate::kernel::Axis<S, H>; D] {
-    match (lattice.scaled_periods(period_scale), lattice.curve) {
+    match (lattice.scaled_periods(period_scale), lattice.fade) {
         (None, Fade::Quintic) => c.axes::<H>(s, None, Fade::Quintic, false),
-        (None, curve) => c.axes::<H>(s, None, curve, false),
-        (Some(p), curve) => c.axes::<H>(s, Some(&p), curve, false),
+        (None, fade) => c.axes::<H>(s, None, fade, false),
+        (Some(p), fade) => c.axes::<H>(s, Some(&p), fade, false),
     }
 }
 
@@ -283,7 +283,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         let n = S::LANES;
         let inputs = inputs_cut(inputs, out.len());
         if let (LatticeReady::Coordinates(lanes, key), Fade::Quintic, Some(f32_inputs)) =
-            (r, self.curve, T::f32_slices(&inputs))
+            (r, self.fade, T::f32_slices(&inputs))
         {
             match self.scaled_periods(period_scale) {
                 None => {
@@ -340,7 +340,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
 
     fn output_bounds(&self, dimension: usize) -> (f32, f32) {
         let d = dimension.clamp(1, 4) - 1;
-        let row = Fade::ALL.iter().position(|&f| f == self.curve).unwrap_or(0);
+        let row = Fade::ALL.iter().position(|&f| f == self.fade).unwrap_or(0);
         let b = match (self.is_value(), &self.hashing) {
             (true, _) => 1.0,
             (false, LatticeHashing::Permutation(_)) => PERMUTATION_BOUNDS[row][d],
@@ -369,7 +369,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         // The path depends on the grid alone, never on windows or threads.
         let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP[D - 1];
         let row = by_cells
-            .then(|| RowAxis::new(&samples, self.curve))
+            .then(|| RowAxis::new(&samples, self.fade))
             .flatten();
         LatticePlan { samples, row }
     }
@@ -385,7 +385,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         Noise: Dims<D>,
     {
         let axes: [&AxisSamples; D] = std::array::from_fn(|a| &plan.samples[a]);
-        let (hashing, curve) = (self.hashing.kernel(), self.curve);
+        let (hashing, fade) = (self.hashing.kernel(), self.fade);
         match &plan.row {
             Some(x) => dispatch(
                 self.level,
@@ -403,7 +403,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                 self.level,
                 FillGridRows {
                     hashing,
-                    curve,
+                    fade,
                     _kind: self.kind,
                     axes,
                     first_row,
@@ -472,7 +472,7 @@ where
                 stage2::<S, K, PermutationHash, false, false, D>(s, p, &axes)
             }
             LatticeReady::Coordinates(key, key_alone) => {
-                if lattice.curve == Fade::Quintic {
+                if lattice.fade == Fade::Quintic {
                     return quintic_coordinates::<K, S, C, D>(
                         lattice,
                         key,
@@ -621,11 +621,11 @@ where
         match r {
             LatticeReady::Table(p) => {
                 let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
-                stage2_grad::<S, K, PermutationHash, D>(s, p, lattice.curve, &axes)
+                stage2_grad::<S, K, PermutationHash, D>(s, p, lattice.fade, &axes)
             }
             LatticeReady::Coordinates(key, _) => {
                 let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
-                stage2_grad::<S, K, CoordinateHash, D>(s, key, lattice.curve, &axes)
+                stage2_grad::<S, K, CoordinateHash, D>(s, key, lattice.fade, &axes)
             }
         }
     }
@@ -719,13 +719,13 @@ macro_rules! lattice_source {
 
             /// The same noise with another fade curve (default [`Fade::Quintic`]).
             pub fn with_fade(mut self, fade: Fade) -> $ty {
-                self.0.curve = fade;
+                self.0.fade = fade;
                 self
             }
 
             /// The fade curve in use.
             pub fn fade(&self) -> Fade {
-                self.0.curve
+                self.0.fade
             }
         }
 
@@ -735,7 +735,7 @@ macro_rules! lattice_source {
                     .field("hash", &self.0.hashing)
                     .field("level", &self.0.level)
                     .field("period", &self.0.periods)
-                    .field("fade", &self.0.curve)
+                    .field("fade", &self.0.fade)
                     .finish()
             }
         }
