@@ -3,7 +3,7 @@
 //! padded step loads and stores the batch and row jobs share.
 
 use super::{
-    Axis, CoordinateHash, Dims, Kind, LatticeHash, Noise, PermutationHash, stage1, staged_axis,
+    Axis, CoordinateHash, Corners, Dims, LatticeHash, Noise, PermutationHash, stage1, staged_axis,
 };
 use crate::Fade;
 use crate::fade::faded;
@@ -135,13 +135,13 @@ pub(crate) struct FillGridRows<'a, K, const D: usize> {
     pub(crate) hashing: Hashing<'a>,
     pub(crate) fade: Fade,
     /// The corner kind (a zero-sized marker).
-    pub(crate) _kind: K,
+    pub(crate) _corners: K,
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) first_row: usize,
     pub(crate) out: &'a mut [f32],
 }
 
-impl<K: Kind, const D: usize> Job for FillGridRows<'_, K, D>
+impl<K: Corners, const D: usize> Job for FillGridRows<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -153,7 +153,7 @@ where
     }
 }
 
-impl<K: Kind, S: Simd, const D: usize> WithHash<S> for FillGridRows<'_, K, D>
+impl<K: Corners, S: Simd, const D: usize> WithHash<S> for FillGridRows<'_, K, D>
 where
     Noise: Dims<D>,
 {

@@ -35,7 +35,7 @@
 //! exactly the same code as the rest.
 //!
 //! The files, one job each: `axis.rs` stage 1's result per axis ([`Axis`])
-//! and per part, `kind.rs` what a corner holds ([`Kind`]), `stage2.rs` the
+//! and per part, `corners.rs` what a corner holds ([`Corners`]), `stage2.rs` the
 //! blend of the corners (`noiseN_axes`, [`Dims`]), `parts.rs` both stages
 //! part by part for the default lattice, `period.rs` stage 1 in `f64` and
 //! periods, `grid_rows.rs` grid rows from per-axis samples, `rows.rs` fine
@@ -43,9 +43,9 @@
 //! the trait, each mode, their gradient tables and periodic cells).
 
 mod axis;
+mod corners;
 mod grid_rows;
 mod hash;
-mod kind;
 mod parts;
 mod period;
 mod rows;
@@ -53,12 +53,12 @@ mod stage2;
 
 pub use axis::Axis;
 pub(crate) use axis::{axis, staged_axis};
+pub use corners::{Corners, GradientCorners, ValueCorners};
 pub(crate) use grid_rows::{AxisSamples, FillGridRows, Hashing, WithHash, load_padded, store_step};
 pub(crate) use hash::{
     CoordinateHash, LatticeHash, NaturalCells, PartCells, PeriodicCells, PermutationHash,
     periodic_cells_f32,
 };
-pub use kind::{GradientKind, Kind, ValueKind};
 pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_out_of_range};
 use period::lattice_mod;
 pub(crate) use period::{centre_in_period, centre_step_in_period, stage1};

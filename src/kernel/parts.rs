@@ -4,7 +4,7 @@
 //! ([`remake_lanes_out_of_range`]).
 
 use super::axis::fresh_part;
-use super::{CoordinateHash, Dims, Kind, Noise, PartCells, axis, for_each_part};
+use super::{CoordinateHash, Corners, Dims, Noise, PartCells, axis, for_each_part};
 use crate::Fade;
 use crate::simd::Simd;
 use crate::simd::scalar::Scalar;
@@ -27,7 +27,13 @@ use crate::simd::scalar::Scalar;
 /// a period).
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(unused_assignments)] // the last part's `next` is made by no part
-pub(crate) fn noise_parts<S: Simd, K: Kind, C: PartCells<S, D>, IO: PartsIo<S, D>, const D: usize>(
+pub(crate) fn noise_parts<
+    S: Simd,
+    K: Corners,
+    C: PartCells<S, D>,
+    IO: PartsIo<S, D>,
+    const D: usize,
+>(
     s: S,
     lanes: &S::UP,
     cells_of: &C,
@@ -89,7 +95,7 @@ fn stage1_part<S: Simd, C: PartCells<S, D>, IO: PartsIo<S, D>, const D: usize>(
 /// kernel. Other points keep their results.
 #[cold]
 #[inline(never)]
-pub(crate) fn remake_lanes_out_of_range<K: Kind, const D: usize>(
+pub(crate) fn remake_lanes_out_of_range<K: Corners, const D: usize>(
     key: u32,
     inputs: &[&[f32]; D],
     out: &mut [f32],
@@ -117,7 +123,7 @@ const I32_RANGE: f32 = 2_147_483_648.0;
 /// level).
 #[cold]
 #[inline(never)]
-fn default_lattice_lane<K: Kind, const D: usize>(key: u32, c: [f32; D]) -> f32
+fn default_lattice_lane<K: Corners, const D: usize>(key: u32, c: [f32; D]) -> f32
 where
     Noise: Dims<D>,
 {

@@ -26,7 +26,7 @@
 //! registers in 3D and 4D, one strip later from scratch in 1D and 2D; see
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
-use super::{AxisSamples, Dims, Hashing, Kind, LatticeHash, Noise, WithHash, store_step};
+use super::{AxisSamples, Corners, Dims, Hashing, LatticeHash, Noise, WithHash, store_step};
 use crate::Fade;
 use crate::fade::faded;
 use crate::simd::scalar::Scalar;
@@ -324,7 +324,7 @@ fn row_corners<S: Simd, H: LatticeHash, const D: usize>(
 /// computed; the lanes of the others are left 0.
 #[allow(clippy::needless_range_loop)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn planes<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
     cells: H::Cell<S>,
@@ -363,7 +363,7 @@ fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
     pub(crate) hashing: Hashing<'a>,
     /// The corner kind (a zero-sized marker).
-    pub(crate) _kind: K,
+    pub(crate) _corners: K,
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) x: &'a RowAxis,
     pub(crate) first_row: usize,
@@ -373,7 +373,7 @@ pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
     pub(crate) streaming: bool,
 }
 
-impl<K: Kind, const D: usize> Job for FillRowsByCells<'_, K, D>
+impl<K: Corners, const D: usize> Job for FillRowsByCells<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -385,7 +385,7 @@ where
     }
 }
 
-impl<K: Kind, S: Simd, const D: usize> WithHash<S> for FillRowsByCells<'_, K, D>
+impl<K: Corners, S: Simd, const D: usize> WithHash<S> for FillRowsByCells<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -482,7 +482,7 @@ where
 
 /// The per-plane coefficients `[A, B]` of grid row `row` (see [`planes`]).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn row_coefficients<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn row_coefficients<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &RowAxis,

@@ -4,8 +4,8 @@
 //! [`stage2_grad`]).
 
 use super::axis::{Part, part};
-use super::kind::Dual;
-use super::{Axis, Kind, LatticeHash, for_each_part, hash};
+use super::corners::Dual;
+use super::{Axis, Corners, LatticeHash, for_each_part, hash};
 use crate::Fade;
 use crate::fade::fade_slope;
 use crate::simd::{Simd, StepJob};
@@ -23,7 +23,13 @@ fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: 
 
 /// 1D: the lerp of the two corners.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+pub(crate) fn noise1_axes<
+    S: Simd,
+    K: Corners,
+    H: LatticeHash,
+    const FRESH: bool,
+    const NEXT: bool,
+>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
@@ -41,7 +47,13 @@ pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 
 /// 2D: corners at index i + 2j, blended along x, then y.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+pub(crate) fn noise2_axes<
+    S: Simd,
+    K: Corners,
+    H: LatticeHash,
+    const FRESH: bool,
+    const NEXT: bool,
+>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
@@ -59,9 +71,15 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
     out
 }
 
-/// 3D: Ken Perlin's improved noise (with `GradientKind` and the permutation).
+/// 3D: Ken Perlin's improved noise (with `GradientCorners` and the permutation).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+pub(crate) fn noise3_axes<
+    S: Simd,
+    K: Corners,
+    H: LatticeHash,
+    const FRESH: bool,
+    const NEXT: bool,
+>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
@@ -87,7 +105,13 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 
 /// 4D: 16 corners at i + 2j + 4k + 8l, two cubes blended along w.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+pub(crate) fn noise4_axes<
+    S: Simd,
+    K: Corners,
+    H: LatticeHash,
+    const FRESH: bool,
+    const NEXT: bool,
+>(
     s: S,
     r: &H::Ready<'_, S>,
     a: &[Axis<S, H>; 4],
@@ -113,7 +137,7 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 /// Corner `(x, y, z, w)` of `D`-dimensional noise (`w` unused in 3D) with
 /// hash `h`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn corner_at<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn corner_at<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
     s: S,
     h: H::Part<S>,
     [x, y, z, w]: [S::P; 4],
@@ -127,7 +151,7 @@ fn corner_at<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 /// Corners `j` and `j + 1` of a cube (offsets `y`, `z`, `w` shared) blended
 /// along x.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube_edge<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn cube_edge<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
     s: S,
     g: &[H::Part<S>],
     j: usize,
@@ -144,7 +168,7 @@ fn cube_edge<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 /// The 8 corners of a cube (corner i + 2j + 4k, hash `g[i + 2j + 4k]`;
 /// in 4D every corner at offset `w`) blended along x, then y, then z.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn cube<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
     s: S,
     g: &[H::Part<S>],
     [x, y, z]: &[Part<S>; 3],
@@ -193,7 +217,7 @@ fn lerp_dual<S: Simd, const D: usize>(
 /// order of `noiseN_axes`, so the value has exactly their bits.
 #[allow(clippy::needless_range_loop)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn blend_grad<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
     fade: Fade,
@@ -265,12 +289,12 @@ pub trait Dims<const D: usize> {
     /// register file). Callers pass them only where that gives the same
     /// bits: `FRESH` for the quintic fade (stage 1 made with `fresh`),
     /// `NEXT` where no axis has a period.
-    fn eval<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+    fn eval<S: Simd, K: Corners, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
         s: S,
         r: &H::Ready<'_, S>,
         axes: &[Axis<S, H>; D],
     ) -> S::F;
-    fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
+    fn eval_grad<S: Simd, K: Corners, H: LatticeHash>(
         s: S,
         r: &H::Ready<'_, S>,
         fade: Fade,
@@ -278,7 +302,7 @@ pub trait Dims<const D: usize> {
     ) -> (S::F, [S::F; D]);
     /// The blend of one part's corners: hashes `g` (corner `i + 2j + 4k +
     /// 8l`), the axes' offsets and fades `p`.
-    fn blend<S: Simd, K: Kind, H: LatticeHash>(
+    fn blend<S: Simd, K: Corners, H: LatticeHash>(
         s: S,
         g: &[H::Part<S>; 16],
         p: &[Part<S>; D],
@@ -292,7 +316,7 @@ macro_rules! dims {
     ($d:literal, |$s:ident, $r:ident, $a:ident| $eval:expr, |$bs:ident, $g:ident, $p:ident| $blend:expr) => {
         impl Dims<$d> for Noise {
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+            fn eval<S: Simd, K: Corners, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
                 $s: S,
                 $r: &H::Ready<'_, S>,
                 $a: &[Axis<S, H>; $d],
@@ -300,7 +324,7 @@ macro_rules! dims {
                 $eval
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
+            fn eval_grad<S: Simd, K: Corners, H: LatticeHash>(
                 s: S,
                 r: &H::Ready<'_, S>,
                 fade: Fade,
@@ -309,7 +333,7 @@ macro_rules! dims {
                 blend_grad::<S, K, H, $d>(s, r, fade, a)
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn blend<S: Simd, K: Kind, H: LatticeHash>(
+            fn blend<S: Simd, K: Corners, H: LatticeHash>(
                 $bs: S,
                 $g: &[H::Part<S>; 16],
                 $p: &[Part<S>; $d],
@@ -350,7 +374,7 @@ dims!(
         )
     }
 );
-// 3D: Ken Perlin's improved noise (with `GradientKind` and the permutation).
+// 3D: Ken Perlin's improved noise (with `GradientCorners` and the permutation).
 dims!(
     3,
     |s, r, a| noise3_axes::<S, K, H, FRESH, NEXT>(s, r, &a[0], &a[1], &a[2]),
@@ -370,7 +394,7 @@ dims!(
 );
 
 /// Stage 2 of one step from its axes ([`Dims::eval`]) in a function of its
-/// own ([`Simd::outlined`]): compiled once per level, corner kind, hash
+/// own ([`Simd::outlined`]): compiled once per level, corners, hash
 /// mode, dimension and stage-1 form (`FRESH`, `NEXT`), and called by every
 /// stage 1 that feeds it: `f32` and `f64` points and fractal octaves. (The
 /// default lattice's part-by-part path, `noise_parts`, keeps its stage 2
@@ -386,14 +410,14 @@ pub(crate) fn stage2<S, K, H, const FRESH: bool, const NEXT: bool, const D: usiz
 ) -> S::F
 where
     S: Simd,
-    K: Kind,
+    K: Corners,
     H: LatticeHash,
     Noise: Dims<D>,
 {
     s.outlined(Stage2::<'_, '_, S, K, H, FRESH, NEXT, D> {
         r,
         axes,
-        _kind: PhantomData,
+        _corners: PhantomData,
     })
 }
 
@@ -407,7 +431,7 @@ pub(crate) fn stage2_grad<S, K, H, const D: usize>(
 ) -> (S::F, [S::F; D])
 where
     S: Simd,
-    K: Kind,
+    K: Corners,
     H: LatticeHash,
     Noise: Dims<D>,
 {
@@ -415,7 +439,7 @@ where
         r,
         fade,
         axes,
-        _kind: PhantomData,
+        _corners: PhantomData,
     })
 }
 
@@ -432,10 +456,10 @@ struct Stage2<
 > {
     r: &'a H::Ready<'r, S>,
     axes: &'a [Axis<S, H>; D],
-    _kind: PhantomData<K>,
+    _corners: PhantomData<K>,
 }
 
-impl<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool, const D: usize>
+impl<S: Simd, K: Corners, H: LatticeHash, const FRESH: bool, const NEXT: bool, const D: usize>
     StepJob<S> for Stage2<'_, '_, S, K, H, FRESH, NEXT, D>
 where
     Noise: Dims<D>,
@@ -453,10 +477,11 @@ struct Stage2Grad<'a, 'r, S: Simd, K, H: LatticeHash, const D: usize> {
     r: &'a H::Ready<'r, S>,
     fade: Fade,
     axes: &'a [Axis<S, H>; D],
-    _kind: PhantomData<K>,
+    _corners: PhantomData<K>,
 }
 
-impl<S: Simd, K: Kind, H: LatticeHash, const D: usize> StepJob<S> for Stage2Grad<'_, '_, S, K, H, D>
+impl<S: Simd, K: Corners, H: LatticeHash, const D: usize> StepJob<S>
+    for Stage2Grad<'_, '_, S, K, H, D>
 where
     Noise: Dims<D>,
 {

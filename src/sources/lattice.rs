@@ -1,13 +1,13 @@
 //! Lattice noises: a hash mode (the full-coordinate hash or a permutation),
-//! a fade curve, optional periods, and a [`Kind`] of corner (gradients for
+//! a fade curve, optional periods, and [`Corners`] (gradients for
 //! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
 use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs_step};
 use crate::kernel::{
-    AxisSamples, CoordinateHash, Dims, FillGridRows, FillRowsByCells, Hashing, Kind, LatticeHash,
-    MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors, PeriodicCells,
-    PermutationHash, RowAxis, ValueKind, noise_parts, remake_lanes_out_of_range, stage2,
-    stage2_grad,
+    AxisSamples, CoordinateHash, Corners, Dims, FillGridRows, FillRowsByCells, Hashing,
+    LatticeHash, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors,
+    PeriodicCells, PermutationHash, RowAxis, ValueCorners, noise_parts, remake_lanes_out_of_range,
+    stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, PermTable, Simd, StepJob, dispatch};
 use crate::sources::perlin::SplitMix64;
@@ -99,10 +99,10 @@ pub struct Lattice<K> {
     pub(crate) level: Level,
     pub(crate) periods: Option<[u32; 4]>,
     pub(crate) fade: Fade,
-    pub(crate) kind: K,
+    pub(crate) corners: K,
 }
 
-impl<K: Kind + Default> Lattice<K> {
+impl<K: Corners + Default> Lattice<K> {
     /// Ken's permutation chain over `p`.
     pub(crate) fn permuted(p: &[u8; 256]) -> Lattice<K> {
         Lattice::with_hashing(LatticeHashing::Permutation(Arc::new(PermTable::new(p))))
@@ -119,7 +119,7 @@ impl<K: Kind + Default> Lattice<K> {
             level: Level::detect(),
             periods: None,
             fade: Fade::Quintic,
-            kind: K::default(),
+            corners: K::default(),
         }
     }
 }
@@ -168,9 +168,9 @@ const COORDINATE_BOUNDS: [[f32; 4]; 4] = [
     [1.0, 1.008_759, 0.999_03, 1.000_001],
 ];
 
-impl<K: Kind + fmt::Debug> Lattice<K> {
+impl<K: Corners + fmt::Debug> Lattice<K> {
     fn is_value(&self) -> bool {
-        TypeId::of::<K>() == TypeId::of::<ValueKind>()
+        TypeId::of::<K>() == TypeId::of::<ValueCorners>()
     }
 
     /// The periods scaled by `scale` (saturating), or `None` when not periodic.
@@ -199,7 +199,13 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
 /// other fades and every periodic stage 1 share one arm each, so that
 /// stage 1 is compiled three times per step type, not eight.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, const D: usize>(
+fn stage1_axes<
+    K: Corners + fmt::Debug,
+    H: LatticeHash,
+    S: Simd,
+    C: Coords<S, D>,
+    const D: usize,
+>(
     lattice: &Lattice<K>,
     s: S,
     c: &C,
@@ -219,7 +225,7 @@ pub struct LatticePlan {
     row: Option<RowAxis>,
 }
 
-impl<K: Kind + fmt::Debug> Field for Lattice<K> {
+impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     type Ready<'a, S: Simd>
         = LatticeReady<'a, S>
     where
@@ -391,7 +397,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                 self.level,
                 FillRowsByCells {
                     hashing,
-                    _kind: self.kind,
+                    _corners: self.corners,
                     axes,
                     x,
                     first_row,
@@ -404,7 +410,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                 FillGridRows {
                     hashing,
                     fade,
-                    _kind: self.kind,
+                    _corners: self.corners,
                     axes,
                     first_row,
                     out,
@@ -414,7 +420,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     }
 }
 
-impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
+impl<K: Corners + fmt::Debug> GradField for Lattice<K> {
     type GradCore = Self;
 
     fn grad_core(&self) -> &Self {
@@ -451,7 +457,7 @@ struct LatticeStep<'a, 'r, K, S: Simd, C, const D: usize> {
     period_scale: u64,
 }
 
-impl<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
+impl<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
     for LatticeStep<'_, '_, K, S, C, D>
 where
     Noise: Dims<D>,
@@ -494,7 +500,7 @@ where
 /// lattice): stage 2 makes the fades (and, with no period, the upper cells)
 /// per part, where they are used (see `Dims::eval`).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_coordinates<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_coordinates<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     lattice: &Lattice<K>,
     key: &S::UP,
     key_alone: u32,
@@ -519,7 +525,7 @@ where
 
 /// [`quintic_coordinates`] without a period.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_plain<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_plain<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
     key_alone: u32,
     s: S,
@@ -563,7 +569,7 @@ where
 /// [`quintic_coordinates`] with the (scaled) periods `p`: part by part
 /// where it can ([`PeriodicCells`]), else by [`periodic_by_axes`].
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_periodic<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_periodic<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
     c: &C,
@@ -586,7 +592,7 @@ where
 /// [`quintic_periodic`] by whole-step stage 1 ([`Coords::axes`]): every
 /// period, every lane.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn periodic_by_axes<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn periodic_by_axes<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
     c: &C,
@@ -603,7 +609,7 @@ where
 /// [`LatticeStep`] with derivatives.
 struct LatticeGradStep<'a, 'r, K, S: Simd, C, const D: usize>(LatticeStep<'a, 'r, K, S, C, D>);
 
-impl<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
+impl<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
     for LatticeGradStep<'_, '_, K, S, C, D>
 where
     Noise: Dims<D>,
@@ -634,7 +640,7 @@ where
 /// The public face of a lattice newtype `$ty(Lattice<_>)`: builder methods,
 /// `Debug`, the forwarded `Field`/`GradField`, and every source method.
 macro_rules! lattice_source {
-    ($ty:ident, $name:literal, $kind:ty) => {
+    ($ty:ident, $name:literal, $corners:ty) => {
         impl $ty {
             /// The permutation in use, in the permutation mode
             /// ([`HashMode::Permutation`]); `None` with the full-coordinate hash.
@@ -740,7 +746,7 @@ macro_rules! lattice_source {
             }
         }
 
-        crate::field::forward_field!(impl[] $ty, crate::sources::lattice::Lattice<$kind>, compiled);
+        crate::field::forward_field!(impl[] $ty, crate::sources::lattice::Lattice<$corners>, compiled);
         crate::field::forward_grad_field!(impl[] $ty, compiled);
     };
 }

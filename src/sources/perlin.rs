@@ -1,6 +1,6 @@
 //! [`Perlin`]: gradient noise; Ken's permutation and seeded ones.
 
-use crate::kernel::GradientKind;
+use crate::kernel::GradientCorners;
 use crate::sources::lattice::{Lattice, lattice_source};
 use crate::{Error, Fade, HashMode, Level};
 
@@ -76,7 +76,7 @@ pub(crate) fn shuffled(seed: u64) -> [u8; 256] {
 /// The methods are those of [`crate::Source`] and [`crate::Differentiable`],
 /// also callable without importing the traits.
 #[derive(Clone, PartialEq)]
-pub struct Perlin(pub(crate) Lattice<GradientKind>);
+pub struct Perlin(pub(crate) Lattice<GradientCorners>);
 
 impl Perlin {
     /// Ken Perlin's published permutation: 3D `noise` is his `ImprovedNoise`
@@ -108,4 +108,4 @@ impl Perlin {
     }
 }
 
-lattice_source!(Perlin, "Perlin", GradientKind);
+lattice_source!(Perlin, "Perlin", GradientCorners);

@@ -1,7 +1,7 @@
 //! [`Value`]: value noise on the same lattice, hashing and SIMD paths as
 //! [`crate::Perlin`].
 
-use crate::kernel::ValueKind;
+use crate::kernel::ValueCorners;
 use crate::sources::lattice::{Lattice, lattice_source};
 use crate::sources::perlin::{KEN_PERMUTATION, shuffled};
 use crate::{Error, Fade, HashMode, Level};
@@ -24,7 +24,7 @@ use crate::{Error, Fade, HashMode, Level};
 /// methods as on [`crate::Perlin`] (`with_level`, `with_period`,
 /// `with_fade`), and the same guarantees: same bits on every level.
 #[derive(Clone, PartialEq)]
-pub struct Value(pub(crate) Lattice<ValueKind>);
+pub struct Value(pub(crate) Lattice<ValueCorners>);
 
 impl Value {
     /// Value noise over Ken Perlin's published permutation.
@@ -46,4 +46,4 @@ impl Value {
     }
 }
 
-lattice_source!(Value, "Value", ValueKind);
+lattice_source!(Value, "Value", ValueCorners);

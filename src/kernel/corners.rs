@@ -1,5 +1,5 @@
-//! What a lattice noise puts at its corners ([`Kind`]): gradients
-//! ([`GradientKind`], Perlin) or heights ([`ValueKind`], value noise), and
+//! What a lattice noise puts at its corners ([`Corners`]): gradients
+//! ([`GradientCorners`], Perlin) or heights ([`ValueCorners`], value noise), and
 //! a corner's value with its slopes ([`Dual`]) for derivatives.
 
 use super::LatticeHash;
@@ -16,7 +16,7 @@ pub struct Dual<S: Simd, const D: usize> {
 /// What a lattice noise puts at its corners: the value at offset `(x, y, …)`
 /// from the corner with hash `h` (the gradient or height the hash mode `H`
 /// picks), and (for derivatives) that value's slope.
-pub trait Kind: Copy + Send + Sync + 'static {
+pub trait Corners: Copy + Send + Sync + 'static {
     fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P;
     /// The corner's value and slopes, with the value computed exactly as
     /// `corner` computes it.
@@ -39,9 +39,9 @@ pub trait Kind: Copy + Send + Sync + 'static {
 /// Perlin's gradient noise: the corner value is `gradient · offset`,
 /// summed `((g0·x + g1·y) + g2·z) + g3·w`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct GradientKind;
+pub struct GradientCorners;
 
-impl Kind for GradientKind {
+impl Corners for GradientCorners {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P {
         H::dot::<S, D>(s, h, c)
@@ -83,9 +83,9 @@ impl Kind for GradientKind {
 /// Value noise: the corner value is the height the hash picks, whatever the
 /// offset.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ValueKind;
+pub struct ValueCorners;
 
-impl Kind for ValueKind {
+impl Corners for ValueCorners {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, _: [S::P; D]) -> S::P {
         H::height(s, h)
