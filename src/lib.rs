@@ -28,7 +28,7 @@
 //! # Semantics
 //!
 //! In the permutation mode ([`Perlin::reference`], [`Perlin::permuted`]); the
-//! default full-coordinate hash ([`HashMode`]) has its own gradients and
+//! default coordinates mode ([`HashMode`]) has its own gradients and
 //! bounds ([`Source::bounds`]), is 0 at lattice points too, and neither
 //! repeats every 256 cells nor makes 2D a slice of 3D.
 //!

@@ -5,7 +5,7 @@
 
 use crate::Fade;
 use crate::kernel::{
-    Axis, LatticeHash, axis, centre_in_period, centre_step_in_period, stage1, staged_axis,
+    Axis, HashModeKernel, axis, centre_in_period, centre_step_in_period, stage1, staged_axis,
 };
 use crate::simd::{MAX_LANES, Simd};
 
@@ -21,7 +21,7 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// Stage 1 on every axis for hash mode `H`; `periods` (cells, per
     /// axis) when periodic; `fresh` for stage 2 with `FRESH` (see
     /// [`Axis::new`]).
-    fn axes<H: LatticeHash>(
+    fn axes<H: HashModeKernel>(
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
@@ -75,11 +75,11 @@ fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u32, u32, f32) {
 }
 
 /// Stage 1 in `f32` with period `period` on this axis: in vectors where the
-/// hash mode can ([`LatticeHash::periodic_cells`]), else per point in `f64`
+/// hash mode can ([`HashModeKernel::periodic_cells`]), else per point in `f64`
 /// (exact for any period). Both give the cells [`stage1`] gives, and the
 /// offset `c − floor(c)` is exact in `f32`, so the paths agree bit for bit.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn periodic_axis<S: Simd, H: LatticeHash>(
+fn periodic_axis<S: Simd, H: HashModeKernel>(
     s: S,
     c: S::F,
     period: u64,
@@ -173,7 +173,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[allow(clippy::needless_range_loop)] // several per-axis arrays
-    fn axes<H: LatticeHash>(
+    fn axes<H: HashModeKernel>(
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
@@ -286,7 +286,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn axes<H: LatticeHash>(
+    fn axes<H: HashModeKernel>(
         &self,
         s: S,
         periods: Option<&[u64; 4]>,

@@ -2,7 +2,7 @@
 //! ([`GradientCorners`], Perlin) or heights ([`ValueCorners`], value noise), and
 //! a corner's value with its slopes ([`Dual`]) for derivatives.
 
-use super::LatticeHash;
+use super::HashModeKernel;
 use super::axis::splat_part;
 use crate::simd::Simd;
 
@@ -17,10 +17,14 @@ pub struct Dual<S: Simd, const D: usize> {
 /// from the corner with hash `h` (the gradient or height the hash mode `H`
 /// picks), and (for derivatives) that value's slope.
 pub trait Corners: Copy + Send + Sync + 'static {
-    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P;
+    fn corner<S: Simd, H: HashModeKernel, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        c: [S::P; D],
+    ) -> S::P;
     /// The corner's value and slopes, with the value computed exactly as
     /// `corner` computes it.
-    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+    fn dual<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         c: &[S::P; D],
@@ -28,7 +32,7 @@ pub trait Corners: Copy + Send + Sync + 'static {
     /// For the grid rows (`rows.rs`): a corner's value as `g0·x + rest`,
     /// with the other axes' offsets `offsets[a][far on a]` (broadcast) for
     /// corner `corner` of `D`-dimensional noise: `(g0, rest)`.
-    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
+    fn plane_terms<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         corner: usize,
@@ -43,17 +47,21 @@ pub struct GradientCorners;
 
 impl Corners for GradientCorners {
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P {
+    fn corner<S: Simd, H: HashModeKernel, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        c: [S::P; D],
+    ) -> S::P {
         H::dot::<S, D>(s, h, c)
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+    fn dual<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         c: &[S::P; D],
     ) -> Dual<S, D> {
         let g = H::gradient::<S, D>(s, h);
-        // The same sum, in the same order, as `corner` (`LatticeHash::dot`).
+        // The same sum, in the same order, as `corner` (`HashModeKernel::dot`).
         let mut v = g[0] * c[0];
         for a in 1..D {
             v = v + g[a] * c[a];
@@ -61,7 +69,7 @@ impl Corners for GradientCorners {
         Dual { v, d: g }
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
+    fn plane_terms<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         corner: usize,
@@ -87,11 +95,15 @@ pub struct ValueCorners;
 
 impl Corners for ValueCorners {
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, _: [S::P; D]) -> S::P {
+    fn corner<S: Simd, H: HashModeKernel, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        _: [S::P; D],
+    ) -> S::P {
         H::height(s, h)
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+    fn dual<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         _: &[S::P; D],
@@ -102,7 +114,7 @@ impl Corners for ValueCorners {
         }
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
+    fn plane_terms<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         _: usize,

@@ -1,9 +1,10 @@
 //! Grid rows from per-axis stage-1 samples ([`AxisSamples`],
-//! [`FillGridRows`]), the hash mode a job picks once ([`Hashing`]), and the
+//! [`FillGridRows`]), the hash mode a job picks once ([`HashModeRef`]), and the
 //! padded step loads and stores the batch and row jobs share.
 
 use super::{
-    Axis, CoordinateHash, Corners, Dims, LatticeHash, Noise, PermutationHash, stage1, staged_axis,
+    Axis, CoordinatesMode, Corners, Dims, HashModeKernel, Noise, PermutationMode, stage1,
+    staged_axis,
 };
 use crate::Fade;
 use crate::fade::faded;
@@ -38,28 +39,28 @@ pub(crate) fn store_step<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
 }
 
 /// How a lattice hashes its corners, as a kernel job receives it: the mode
-/// is chosen once per job ([`Hashing::run`]), never per point.
+/// is chosen once per job ([`HashModeRef::run`]), never per point.
 #[derive(Clone, Copy)]
-pub(crate) enum Hashing<'a> {
-    /// Ken's permutation chain ([`PermutationHash`]).
-    Table(&'a PermTable),
-    /// The full-coordinate hash with this seed key ([`CoordinateHash`]).
+pub(crate) enum HashModeRef<'a> {
+    /// Ken's permutation chain ([`PermutationMode`]).
+    Permutation(&'a PermTable),
+    /// The full-coordinate hash with this seed key ([`CoordinatesMode`]).
     Coordinates(u32),
 }
 
 /// Code that runs with a hash mode and its loaded state.
-pub(crate) trait WithHash<S: Simd> {
+pub(crate) trait WithHashMode<S: Simd> {
     type Output;
-    fn run<H: LatticeHash>(self, s: S, r: &H::Ready<'_, S>) -> Self::Output;
+    fn run<H: HashModeKernel>(self, s: S, r: &H::Ready<'_, S>) -> Self::Output;
 }
 
-impl Hashing<'_> {
-    /// Runs `f` with this mode's [`LatticeHash`] type and loaded state.
+impl HashModeRef<'_> {
+    /// Runs `f` with this mode's [`HashModeKernel`] type and loaded state.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn run<S: Simd, W: WithHash<S>>(self, s: S, f: W) -> W::Output {
+    pub(crate) fn run<S: Simd, W: WithHashMode<S>>(self, s: S, f: W) -> W::Output {
         match self {
-            Hashing::Table(t) => f.run::<PermutationHash>(s, &s.perm_table(t)),
-            Hashing::Coordinates(seed) => f.run::<CoordinateHash>(s, &s.splat_u32(seed)),
+            HashModeRef::Permutation(t) => f.run::<PermutationMode>(s, &s.perm_table(t)),
+            HashModeRef::Coordinates(seed) => f.run::<CoordinatesMode>(s, &s.splat_u32(seed)),
         }
     }
 }
@@ -114,7 +115,7 @@ impl AxisSamples {
 
     /// Sample `i` as the same value on every lane.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn splat<S: Simd, H: LatticeHash>(&self, s: S, i: usize, fade: Fade) -> Axis<S, H> {
+    fn splat<S: Simd, H: HashModeKernel>(&self, s: S, i: usize, fade: Fade) -> Axis<S, H> {
         let t = s.splat(self.t0[i]);
         let (c0, c1) = H::splat_cells(s, self.c0[i], self.c1[i]);
         Axis {
@@ -132,7 +133,7 @@ impl AxisSamples {
 /// Stage 2 sees the x axis from its samples and the other axes broadcast, so
 /// every sample is computed exactly as the `f64` point path computes it.
 pub(crate) struct FillGridRows<'a, K, const D: usize> {
-    pub(crate) hashing: Hashing<'a>,
+    pub(crate) hash_mode: HashModeRef<'a>,
     pub(crate) fade: Fade,
     /// The corner kind (a zero-sized marker).
     pub(crate) _corners: K,
@@ -149,18 +150,18 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
-        self.hashing.run(s, self)
+        self.hash_mode.run(s, self)
     }
 }
 
-impl<K: Corners, S: Simd, const D: usize> WithHash<S> for FillGridRows<'_, K, D>
+impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillGridRows<'_, K, D>
 where
     Noise: Dims<D>,
 {
     type Output = ();
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn run<H: LatticeHash>(self, s: S, r: &H::Ready<'_, S>) {
+    fn run<H: HashModeKernel>(self, s: S, r: &H::Ready<'_, S>) {
         let (axes, fade) = (self.axes, self.fade);
         let (n, x) = (S::LANES, axes[0]);
         if x.len == 0 {

@@ -7,8 +7,8 @@
 //! and `rows::FillRowsByCells`) drive them over slices and grids.
 //!
 //! How corners are hashed and what a hash selects is the lattice's
-//! [`LatticeHash`] mode (`hash/`): the full-coordinate hash (the default)
-//! or Ken's permutation. With the permutation, for one step of `S::LANES`
+//! hash mode ([`HashModeKernel`], `hash/`): the coordinates mode (the default)
+//! or the permutation mode (Ken's). With the permutation, for one step of `S::LANES`
 //! points, `noise3` is Ken Perlin's 2002 improved noise:
 //!
 //! ```text
@@ -24,7 +24,7 @@
 //! ```
 //!
 //! 1D takes one permutation step; 2D is 3D's z = 0 slice (three steps, the
-//! last adding Z = 0); 4D takes four. The full-coordinate hash replaces the
+//! last adding Z = 0); 4D takes four. The coordinates mode replaces the
 //! chain by a hash of each corner's 32-bit cells and the gradients by sets
 //! with no zero component; the lerps are the same.
 //! Every operation and its order is fixed here, so every backend produces the
@@ -54,9 +54,11 @@ mod stage2;
 pub use axis::Axis;
 pub(crate) use axis::{axis, staged_axis};
 pub use corners::{Corners, GradientCorners, ValueCorners};
-pub(crate) use grid_rows::{AxisSamples, FillGridRows, Hashing, WithHash, load_padded, store_step};
+pub(crate) use grid_rows::{
+    AxisSamples, FillGridRows, HashModeRef, WithHashMode, load_padded, store_step,
+};
 pub(crate) use hash::{
-    CoordinateHash, LatticeHash, NaturalCells, PartCells, PeriodicCells, PermutationHash,
+    CoordinatesMode, HashModeKernel, NaturalCells, PartCells, PeriodicCells, PermutationMode,
     periodic_cells_f32,
 };
 pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_out_of_range};

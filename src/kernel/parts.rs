@@ -4,13 +4,13 @@
 //! ([`remake_lanes_out_of_range`]).
 
 use super::axis::fresh_part;
-use super::{CoordinateHash, Corners, Dims, Noise, PartCells, axis, for_each_part};
+use super::{CoordinatesMode, Corners, Dims, Noise, PartCells, axis, for_each_part};
 use crate::Fade;
 use crate::simd::Simd;
 use crate::simd::scalar::Scalar;
 
-/// Stages 1 and 2 part by part, for the default lattice (full-coordinate
-/// hash `lanes`, the seed key on every lane; quintic fade) at `f32`
+/// Stages 1 and 2 part by part, for the default lattice (coordinates
+/// mode, `lanes` its seed key on every lane; quintic fade) at `f32`
 /// coordinates, its cells made by `cells_of` (without a period or with
 /// one): each part's floor, cells, offsets, fades and hashes are made where
 /// they are used, so nothing of the step but the coordinates and the
@@ -42,7 +42,7 @@ pub(crate) fn noise_parts<
 ) where
     Noise: Dims<D>,
 {
-    type H = CoordinateHash;
+    type H = CoordinatesMode;
     // Part k + 1's stage 1 (loads, floors, cells, offsets) is made before
     // part k's hashes and blend, so that the two overlap: 4–6% faster on a
     // Zen 3 than each part in turn (a part's chain of dependent operations
@@ -118,7 +118,7 @@ pub(crate) fn remake_lanes_out_of_range<K: Corners, const D: usize>(
 /// 2³¹: the first magnitude an `i32` cannot hold.
 const I32_RANGE: f32 = 2_147_483_648.0;
 
-/// The default lattice (full-coordinate hash `key`, quintic fade, no
+/// The default lattice (coordinates mode with key `key`, quintic fade, no
 /// period) at one point, by the scalar backend (the same bits as every
 /// level).
 #[cold]
@@ -128,11 +128,11 @@ where
     Noise: Dims<D>,
 {
     let s = Scalar;
-    let mut axes = [axis::<Scalar, CoordinateHash>(s, c[0], Fade::Quintic, true); D];
+    let mut axes = [axis::<Scalar, CoordinatesMode>(s, c[0], Fade::Quintic, true); D];
     for (a, axis_a) in axes.iter_mut().enumerate().skip(1) {
-        *axis_a = axis::<Scalar, CoordinateHash>(s, c[a], Fade::Quintic, true);
+        *axis_a = axis::<Scalar, CoordinatesMode>(s, c[a], Fade::Quintic, true);
     }
-    Noise::eval::<Scalar, K, CoordinateHash, true, true>(s, &key, &axes)
+    Noise::eval::<Scalar, K, CoordinatesMode, true, true>(s, &key, &axes)
 }
 
 /// Where [`noise_parts`] reads a step's coordinates and puts its result,

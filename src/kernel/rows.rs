@@ -26,7 +26,9 @@
 //! registers in 3D and 4D, one strip later from scratch in 1D and 2D; see
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
-use super::{AxisSamples, Corners, Dims, Hashing, LatticeHash, Noise, WithHash, store_step};
+use super::{
+    AxisSamples, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode, store_step,
+};
 use crate::Fade;
 use crate::fade::faded;
 use crate::simd::scalar::Scalar;
@@ -286,14 +288,14 @@ fn planes_in_order_of_use(x: &AxisSamples) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
 /// from scalars in registers: read back from memory, their narrow stores
 /// stalled the wider loads that gathered them (store forwarding). Each
 /// lane's operations are the same on every level, so the bits are.
-struct RowCorners<S: Simd, H: LatticeHash> {
+struct RowCorners<S: Simd, H: HashModeKernel> {
     weight: [S::P; 8],
     cells: [(H::Cell<S>, H::Cell<S>); 3],
     offsets: [[S::P; 2]; 3],
 }
 
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn row_corners<S: Simd, H: LatticeHash, const D: usize>(
+fn row_corners<S: Simd, H: HashModeKernel, const D: usize>(
     s: S,
     others: &[(u32, u32, f32, f32); 3],
 ) -> RowCorners<S, H> {
@@ -324,7 +326,7 @@ fn row_corners<S: Simd, H: LatticeHash, const D: usize>(
 /// computed; the lanes of the others are left 0.
 #[allow(clippy::needless_range_loop)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn planes<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
+fn planes<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
     cells: H::Cell<S>,
@@ -361,7 +363,7 @@ fn planes<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
 
 /// Rows `first_row..` of a grid by coefficients (see the module docs).
 pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
-    pub(crate) hashing: Hashing<'a>,
+    pub(crate) hash_mode: HashModeRef<'a>,
     /// The corner kind (a zero-sized marker).
     pub(crate) _corners: K,
     pub(crate) axes: [&'a AxisSamples; D],
@@ -381,18 +383,18 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
-        self.hashing.run(s, self)
+        self.hash_mode.run(s, self)
     }
 }
 
-impl<K: Corners, S: Simd, const D: usize> WithHash<S> for FillRowsByCells<'_, K, D>
+impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByCells<'_, K, D>
 where
     Noise: Dims<D>,
 {
     type Output = ();
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn run<H: LatticeHash>(self, s: S, p: &H::Ready<'_, S>) {
+    fn run<H: HashModeKernel>(self, s: S, p: &H::Ready<'_, S>) {
         let (axes, x) = (self.axes, self.x);
         // Huge outputs are streamed out `direct`ly or through scratch
         // (`streaming`); see `STREAM_DIRECTLY_FROM`.
@@ -482,7 +484,7 @@ where
 
 /// The per-plane coefficients `[A, B]` of grid row `row` (see [`planes`]).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn row_coefficients<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
+fn row_coefficients<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &RowAxis,

@@ -5,7 +5,7 @@
 
 use super::axis::{Part, part};
 use super::corners::Dual;
-use super::{Axis, Corners, LatticeHash, for_each_part, hash};
+use super::{Axis, Corners, HashModeKernel, for_each_part, hash};
 use crate::Fade;
 use crate::fade::fade_slope;
 use crate::simd::{Simd, StepJob};
@@ -26,7 +26,7 @@ fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: 
 pub(crate) fn noise1_axes<
     S: Simd,
     K: Corners,
-    H: LatticeHash,
+    H: HashModeKernel,
     const FRESH: bool,
     const NEXT: bool,
 >(
@@ -50,7 +50,7 @@ pub(crate) fn noise1_axes<
 pub(crate) fn noise2_axes<
     S: Simd,
     K: Corners,
-    H: LatticeHash,
+    H: HashModeKernel,
     const FRESH: bool,
     const NEXT: bool,
 >(
@@ -76,7 +76,7 @@ pub(crate) fn noise2_axes<
 pub(crate) fn noise3_axes<
     S: Simd,
     K: Corners,
-    H: LatticeHash,
+    H: HashModeKernel,
     const FRESH: bool,
     const NEXT: bool,
 >(
@@ -108,7 +108,7 @@ pub(crate) fn noise3_axes<
 pub(crate) fn noise4_axes<
     S: Simd,
     K: Corners,
-    H: LatticeHash,
+    H: HashModeKernel,
     const FRESH: bool,
     const NEXT: bool,
 >(
@@ -137,7 +137,7 @@ pub(crate) fn noise4_axes<
 /// Corner `(x, y, z, w)` of `D`-dimensional noise (`w` unused in 3D) with
 /// hash `h`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn corner_at<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
+fn corner_at<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     h: H::Part<S>,
     [x, y, z, w]: [S::P; 4],
@@ -151,7 +151,7 @@ fn corner_at<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
 /// Corners `j` and `j + 1` of a cube (offsets `y`, `z`, `w` shared) blended
 /// along x.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube_edge<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
+fn cube_edge<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     g: &[H::Part<S>],
     j: usize,
@@ -168,7 +168,7 @@ fn cube_edge<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
 /// The 8 corners of a cube (corner i + 2j + 4k, hash `g[i + 2j + 4k]`;
 /// in 4D every corner at offset `w`) blended along x, then y, then z.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
+fn cube<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     g: &[H::Part<S>],
     [x, y, z]: &[Part<S>; 3],
@@ -217,7 +217,7 @@ fn lerp_dual<S: Simd, const D: usize>(
 /// order of `noiseN_axes`, so the value has exactly their bits.
 #[allow(clippy::needless_range_loop)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn blend_grad<S: Simd, K: Corners, H: LatticeHash, const D: usize>(
+fn blend_grad<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
     fade: Fade,
@@ -283,18 +283,18 @@ pub trait Dims<const D: usize> {
     /// The noise at one step. With `FRESH`, stage 2 makes each axis's
     /// offset minus one and (quintic) fade per part from the offset, where
     /// they are used, and with `NEXT` the upper cells as the lower plus one
-    /// (the full-coordinate hash; the permutation hash reads its stage-1
+    /// (the coordinates mode; the permutation mode reads its stage-1
     /// cells either way): stage 1 and 2 then keep far fewer values alive
     /// across the step (the whole-step values of 3 or 4 axes outgrow the
     /// register file). Callers pass them only where that gives the same
     /// bits: `FRESH` for the quintic fade (stage 1 made with `fresh`),
     /// `NEXT` where no axis has a period.
-    fn eval<S: Simd, K: Corners, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+    fn eval<S: Simd, K: Corners, H: HashModeKernel, const FRESH: bool, const NEXT: bool>(
         s: S,
         r: &H::Ready<'_, S>,
         axes: &[Axis<S, H>; D],
     ) -> S::F;
-    fn eval_grad<S: Simd, K: Corners, H: LatticeHash>(
+    fn eval_grad<S: Simd, K: Corners, H: HashModeKernel>(
         s: S,
         r: &H::Ready<'_, S>,
         fade: Fade,
@@ -302,7 +302,7 @@ pub trait Dims<const D: usize> {
     ) -> (S::F, [S::F; D]);
     /// The blend of one part's corners: hashes `g` (corner `i + 2j + 4k +
     /// 8l`), the axes' offsets and fades `p`.
-    fn blend<S: Simd, K: Corners, H: LatticeHash>(
+    fn blend<S: Simd, K: Corners, H: HashModeKernel>(
         s: S,
         g: &[H::Part<S>; 16],
         p: &[Part<S>; D],
@@ -316,7 +316,7 @@ macro_rules! dims {
     ($d:literal, |$s:ident, $r:ident, $a:ident| $eval:expr, |$bs:ident, $g:ident, $p:ident| $blend:expr) => {
         impl Dims<$d> for Noise {
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval<S: Simd, K: Corners, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+            fn eval<S: Simd, K: Corners, H: HashModeKernel, const FRESH: bool, const NEXT: bool>(
                 $s: S,
                 $r: &H::Ready<'_, S>,
                 $a: &[Axis<S, H>; $d],
@@ -324,7 +324,7 @@ macro_rules! dims {
                 $eval
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval_grad<S: Simd, K: Corners, H: LatticeHash>(
+            fn eval_grad<S: Simd, K: Corners, H: HashModeKernel>(
                 s: S,
                 r: &H::Ready<'_, S>,
                 fade: Fade,
@@ -333,7 +333,7 @@ macro_rules! dims {
                 blend_grad::<S, K, H, $d>(s, r, fade, a)
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn blend<S: Simd, K: Corners, H: LatticeHash>(
+            fn blend<S: Simd, K: Corners, H: HashModeKernel>(
                 $bs: S,
                 $g: &[H::Part<S>; 16],
                 $p: &[Part<S>; $d],
@@ -411,7 +411,7 @@ pub(crate) fn stage2<S, K, H, const FRESH: bool, const NEXT: bool, const D: usiz
 where
     S: Simd,
     K: Corners,
-    H: LatticeHash,
+    H: HashModeKernel,
     Noise: Dims<D>,
 {
     s.outlined(Stage2::<'_, '_, S, K, H, FRESH, NEXT, D> {
@@ -432,7 +432,7 @@ pub(crate) fn stage2_grad<S, K, H, const D: usize>(
 where
     S: Simd,
     K: Corners,
-    H: LatticeHash,
+    H: HashModeKernel,
     Noise: Dims<D>,
 {
     s.outlined(Stage2Grad::<'_, '_, S, K, H, D> {
@@ -449,7 +449,7 @@ struct Stage2<
     'r,
     S: Simd,
     K,
-    H: LatticeHash,
+    H: HashModeKernel,
     const FRESH: bool,
     const NEXT: bool,
     const D: usize,
@@ -459,7 +459,7 @@ struct Stage2<
     _corners: PhantomData<K>,
 }
 
-impl<S: Simd, K: Corners, H: LatticeHash, const FRESH: bool, const NEXT: bool, const D: usize>
+impl<S: Simd, K: Corners, H: HashModeKernel, const FRESH: bool, const NEXT: bool, const D: usize>
     StepJob<S> for Stage2<'_, '_, S, K, H, FRESH, NEXT, D>
 where
     Noise: Dims<D>,
@@ -473,14 +473,14 @@ where
 }
 
 /// [`stage2_grad`]'s outlined step.
-struct Stage2Grad<'a, 'r, S: Simd, K, H: LatticeHash, const D: usize> {
+struct Stage2Grad<'a, 'r, S: Simd, K, H: HashModeKernel, const D: usize> {
     r: &'a H::Ready<'r, S>,
     fade: Fade,
     axes: &'a [Axis<S, H>; D],
     _corners: PhantomData<K>,
 }
 
-impl<S: Simd, K: Corners, H: LatticeHash, const D: usize> StepJob<S>
+impl<S: Simd, K: Corners, H: HashModeKernel, const D: usize> StepJob<S>
     for Stage2Grad<'_, '_, S, K, H, D>
 where
     Noise: Dims<D>,

@@ -32,7 +32,7 @@
 //! - [`Simd::opaque_p`] / [`Simd::opaque_up`] return their operand, every
 //!   bit (a hint for the optimiser, not an operation).
 //!
-//! The full-coordinate hash works on 32-bit lanes ([`Simd::U`], one part
+//! The coordinates mode works on 32-bit lanes ([`Simd::U`], one part
 //! [`Simd::UP`]), with results defined by integer arithmetic alone:
 //! - [`Simd::cells32`] gives `floor mod 2³²` of floored values with
 //!   |v| < 2³¹ (the wrapping `i32` value) and says whether every lane was in
@@ -136,7 +136,7 @@ pub trait Simd: Copy {
     type Perm<'a>: Copy;
     /// `LANES` × `u32`: a step of full 32-bit lattice cells.
     type U: Copy;
-    /// One part of [`Simd::U`]: the lanes the full-coordinate hash runs on.
+    /// One part of [`Simd::U`]: the lanes the coordinates mode runs on.
     type UP: Copy;
 
     fn splat(self, v: f32) -> Self::F;

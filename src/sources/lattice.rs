@@ -4,9 +4,9 @@
 
 use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs_step};
 use crate::kernel::{
-    AxisSamples, CoordinateHash, Corners, Dims, FillGridRows, FillRowsByCells, Hashing,
-    LatticeHash, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors,
-    PeriodicCells, PermutationHash, RowAxis, ValueCorners, noise_parts, remake_lanes_out_of_range,
+    AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, HashModeKernel,
+    HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors,
+    PeriodicCells, PermutationMode, RowAxis, ValueCorners, noise_parts, remake_lanes_out_of_range,
     stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, PermTable, Simd, StepJob, dispatch};
@@ -18,51 +18,51 @@ use std::sync::Arc;
 
 /// How a lattice hashes its corners (see `kernel/hash/`).
 #[derive(Clone, PartialEq)]
-pub(crate) enum LatticeHashing {
+pub(crate) enum HashModeData {
     /// Ken's permutation chain over this table (repeats every 256 cells).
     Permutation(Arc<PermTable>),
     /// The full-coordinate hash; `key` is drawn from `seed`.
     Coordinates { seed: u64, key: u32 },
 }
 
-impl LatticeHashing {
+impl HashModeData {
     /// The full-coordinate hash of `seed`: its key is the high half of the
     /// first SplitMix64 output.
-    pub(crate) fn coordinates(seed: u64) -> LatticeHashing {
+    pub(crate) fn coordinates(seed: u64) -> HashModeData {
         let key = (SplitMix64(seed).next() >> 32) as u32;
-        LatticeHashing::Coordinates { seed, key }
+        HashModeData::Coordinates { seed, key }
     }
 
-    fn kernel(&self) -> Hashing<'_> {
+    fn kernel(&self) -> HashModeRef<'_> {
         match self {
-            LatticeHashing::Permutation(t) => Hashing::Table(t),
-            LatticeHashing::Coordinates { key, .. } => Hashing::Coordinates(*key),
+            HashModeData::Permutation(t) => HashModeRef::Permutation(t),
+            HashModeData::Coordinates { key, .. } => HashModeRef::Coordinates(*key),
         }
     }
 
     fn natural_period(&self) -> u64 {
         match self {
-            LatticeHashing::Permutation(_) => PermutationHash::NATURAL_PERIOD,
-            LatticeHashing::Coordinates { .. } => CoordinateHash::NATURAL_PERIOD,
+            HashModeData::Permutation(_) => PermutationMode::NATURAL_PERIOD,
+            HashModeData::Coordinates { .. } => CoordinatesMode::NATURAL_PERIOD,
         }
     }
 
     pub(crate) fn mode(&self) -> HashMode {
         match self {
-            LatticeHashing::Permutation(_) => HashMode::Permutation,
-            LatticeHashing::Coordinates { .. } => HashMode::Coordinates,
+            HashModeData::Permutation(_) => HashMode::Permutation,
+            HashModeData::Coordinates { .. } => HashMode::Coordinates,
         }
     }
 }
 
-impl fmt::Debug for LatticeHashing {
+impl fmt::Debug for HashModeData {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LatticeHashing::Permutation(t) => f
+            HashModeData::Permutation(t) => f
                 .debug_struct("Permutation")
                 .field("start", &&t.bytes[..8])
                 .finish(),
-            LatticeHashing::Coordinates { seed, .. } => {
+            HashModeData::Coordinates { seed, .. } => {
                 f.debug_struct("Coordinates").field("seed", seed).finish()
             }
         }
@@ -72,7 +72,7 @@ impl fmt::Debug for LatticeHashing {
 /// What a lattice's kernels load once per call: the permutation in the
 /// backend's form, or the seed key on every lane (and alone).
 pub enum LatticeReady<'a, S: Simd> {
-    Table(S::Perm<'a>),
+    Permutation(S::Perm<'a>),
     Coordinates(S::UP, u32),
 }
 
@@ -95,7 +95,7 @@ const MAX_PERIOD: u64 = 1 << 62;
 /// A lattice noise of corner kind `K`.
 #[derive(Clone)]
 pub struct Lattice<K> {
-    pub(crate) hashing: LatticeHashing,
+    pub(crate) hash_mode: HashModeData,
     pub(crate) level: Level,
     pub(crate) periods: Option<[u32; 4]>,
     pub(crate) fade: Fade,
@@ -105,17 +105,17 @@ pub struct Lattice<K> {
 impl<K: Corners + Default> Lattice<K> {
     /// Ken's permutation chain over `p`.
     pub(crate) fn permuted(p: &[u8; 256]) -> Lattice<K> {
-        Lattice::with_hashing(LatticeHashing::Permutation(Arc::new(PermTable::new(p))))
+        Lattice::with_hash_mode(HashModeData::Permutation(Arc::new(PermTable::new(p))))
     }
 
     /// The full-coordinate hash of `seed`.
     pub(crate) fn coordinates(seed: u64) -> Lattice<K> {
-        Lattice::with_hashing(LatticeHashing::coordinates(seed))
+        Lattice::with_hash_mode(HashModeData::coordinates(seed))
     }
 
-    fn with_hashing(hashing: LatticeHashing) -> Lattice<K> {
+    fn with_hash_mode(hash_mode: HashModeData) -> Lattice<K> {
         Lattice {
-            hashing,
+            hash_mode,
             level: Level::detect(),
             periods: None,
             fade: Fade::Quintic,
@@ -127,14 +127,16 @@ impl<K: Corners + Default> Lattice<K> {
 impl<K> PartialEq for Lattice<K> {
     /// Same hashing, periods and fade (the level changes no output).
     fn eq(&self, other: &Lattice<K>) -> bool {
-        self.hashing == other.hashing && self.periods == other.periods && self.fade == other.fade
+        self.hash_mode == other.hash_mode
+            && self.periods == other.periods
+            && self.fade == other.fade
     }
 }
 
 impl<K> fmt::Debug for Lattice<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Lattice")
-            .field("hash", &self.hashing)
+            .field("hash", &self.hash_mode)
             .field("level", &self.level)
             .field("period", &self.periods)
             .field("fade", &self.fade)
@@ -176,7 +178,7 @@ impl<K: Corners + fmt::Debug> Lattice<K> {
     /// The periods scaled by `scale` (saturating), or `None` when not periodic.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn scaled_periods(&self, scale: u64) -> Option<[u64; 4]> {
-        let natural = self.hashing.natural_period();
+        let natural = self.hash_mode.natural_period();
         self.periods.map(|p| {
             p.map(|p| match p {
                 NOT_PERIODIC => natural,
@@ -187,7 +189,7 @@ impl<K: Corners + fmt::Debug> Lattice<K> {
 
     fn periods_or_natural(&self, scale: u64) -> [u64; 4] {
         self.scaled_periods(scale)
-            .unwrap_or([self.hashing.natural_period(); 4])
+            .unwrap_or([self.hash_mode.natural_period(); 4])
     }
 }
 
@@ -201,7 +203,7 @@ impl<K: Corners + fmt::Debug> Lattice<K> {
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn stage1_axes<
     K: Corners + fmt::Debug,
-    H: LatticeHash,
+    H: HashModeKernel,
     S: Simd,
     C: Coords<S, D>,
     const D: usize,
@@ -239,9 +241,9 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
-        match &self.hashing {
-            LatticeHashing::Permutation(t) => LatticeReady::Table(s.perm_table(t)),
-            LatticeHashing::Coordinates { key, .. } => {
+        match &self.hash_mode {
+            HashModeData::Permutation(t) => LatticeReady::Permutation(s.perm_table(t)),
+            HashModeData::Coordinates { key, .. } => {
                 LatticeReady::Coordinates(s.splat_u32(*key), *key)
             }
         }
@@ -347,10 +349,10 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     fn output_bounds(&self, dimension: usize) -> (f32, f32) {
         let d = dimension.clamp(1, 4) - 1;
         let row = Fade::ALL.iter().position(|&f| f == self.fade).unwrap_or(0);
-        let b = match (self.is_value(), &self.hashing) {
+        let b = match (self.is_value(), &self.hash_mode) {
             (true, _) => 1.0,
-            (false, LatticeHashing::Permutation(_)) => PERMUTATION_BOUNDS[row][d],
-            (false, LatticeHashing::Coordinates { .. }) => COORDINATE_BOUNDS[row][d],
+            (false, HashModeData::Permutation(_)) => PERMUTATION_BOUNDS[row][d],
+            (false, HashModeData::Coordinates { .. }) => COORDINATE_BOUNDS[row][d],
         };
         (-b, b)
     }
@@ -391,12 +393,12 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
         Noise: Dims<D>,
     {
         let axes: [&AxisSamples; D] = std::array::from_fn(|a| &plan.samples[a]);
-        let (hashing, fade) = (self.hashing.kernel(), self.fade);
+        let (hash_mode, fade) = (self.hash_mode.kernel(), self.fade);
         match &plan.row {
             Some(x) => dispatch(
                 self.level,
                 FillRowsByCells {
-                    hashing,
+                    hash_mode,
                     _corners: self.corners,
                     axes,
                     x,
@@ -408,7 +410,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
             None => dispatch(
                 self.level,
                 FillGridRows {
-                    hashing,
+                    hash_mode,
                     fade,
                     _corners: self.corners,
                     axes,
@@ -473,9 +475,9 @@ where
             period_scale,
         } = self;
         match r {
-            LatticeReady::Table(p) => {
-                let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
-                stage2::<S, K, PermutationHash, false, false, D>(s, p, &axes)
+            LatticeReady::Permutation(p) => {
+                let axes = stage1_axes::<K, PermutationMode, S, C, D>(lattice, s, c, period_scale);
+                stage2::<S, K, PermutationMode, false, false, D>(s, p, &axes)
             }
             LatticeReady::Coordinates(key, key_alone) => {
                 if lattice.fade == Fade::Quintic {
@@ -488,7 +490,7 @@ where
                         period_scale,
                     );
                 }
-                type H = CoordinateHash;
+                type H = CoordinatesMode;
                 let axes = stage1_axes::<K, H, S, C, D>(lattice, s, c, period_scale);
                 stage2::<S, K, H, false, false, D>(s, key, &axes)
             }
@@ -534,7 +536,7 @@ fn quintic_plain<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usi
 where
     Noise: Dims<D>,
 {
-    type H = CoordinateHash;
+    type H = CoordinatesMode;
     match c.f32_vectors() {
         Some(c) => {
             let mut io = PartsInVectors { c, out: c[0] };
@@ -601,7 +603,7 @@ fn periodic_by_axes<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: 
 where
     Noise: Dims<D>,
 {
-    type H = CoordinateHash;
+    type H = CoordinatesMode;
     let axes = c.axes::<H>(s, Some(p), Fade::Quintic, true);
     stage2::<S, K, H, true, false, D>(s, key, &axes)
 }
@@ -625,13 +627,13 @@ where
             period_scale,
         } = self.0;
         match r {
-            LatticeReady::Table(p) => {
-                let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
-                stage2_grad::<S, K, PermutationHash, D>(s, p, lattice.fade, &axes)
+            LatticeReady::Permutation(p) => {
+                let axes = stage1_axes::<K, PermutationMode, S, C, D>(lattice, s, c, period_scale);
+                stage2_grad::<S, K, PermutationMode, D>(s, p, lattice.fade, &axes)
             }
             LatticeReady::Coordinates(key, _) => {
-                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
-                stage2_grad::<S, K, CoordinateHash, D>(s, key, lattice.fade, &axes)
+                let axes = stage1_axes::<K, CoordinatesMode, S, C, D>(lattice, s, c, period_scale);
+                stage2_grad::<S, K, CoordinatesMode, D>(s, key, lattice.fade, &axes)
             }
         }
     }
@@ -645,9 +647,9 @@ macro_rules! lattice_source {
             /// The permutation in use, in the permutation mode
             /// ([`HashMode::Permutation`]); `None` with the full-coordinate hash.
             pub fn permutation(&self) -> Option<[u8; 256]> {
-                match &self.0.hashing {
-                    crate::sources::lattice::LatticeHashing::Permutation(t) => Some(t.permutation()),
-                    crate::sources::lattice::LatticeHashing::Coordinates { .. } => None,
+                match &self.0.hash_mode {
+                    crate::sources::lattice::HashModeData::Permutation(t) => Some(t.permutation()),
+                    crate::sources::lattice::HashModeData::Coordinates { .. } => None,
                 }
             }
 
@@ -662,7 +664,7 @@ macro_rules! lattice_source {
             /// How corners are hashed: [`HashMode::Coordinates`] (`new`) or
             /// [`HashMode::Permutation`] (`permuted`, `reference`).
             pub fn hash_mode(&self) -> HashMode {
-                self.0.hashing.mode()
+                self.0.hash_mode.mode()
             }
 
             /// The same noise, computed at `level` by the batch methods.
@@ -711,7 +713,7 @@ macro_rules! lattice_source {
                     return Err(Error::InvalidPeriod { axis });
                 }
                 let natural = period == [u32::MAX; 4]
-                    || (self.0.hashing.mode() == HashMode::Permutation && period == [256; 4]);
+                    || (self.0.hash_mode.mode() == HashMode::Permutation && period == [256; 4]);
                 self.0.periods = (!natural).then_some(period);
                 Ok(self)
             }
@@ -738,7 +740,7 @@ macro_rules! lattice_source {
         impl std::fmt::Debug for $ty {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.debug_struct($name)
-                    .field("hash", &self.0.hashing)
+                    .field("hash", &self.0.hash_mode)
                     .field("level", &self.0.level)
                     .field("period", &self.0.periods)
                     .field("fade", &self.0.fade)

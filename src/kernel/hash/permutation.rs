@@ -1,14 +1,14 @@
-//! [`PermutationHash`]: Ken Perlin's chain of 256-entry permutation
+//! [`PermutationMode`]: Ken Perlin's chain of 256-entry permutation
 //! lookups on cells mod 256, his gradients and byte heights.
 
 use super::super::{GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4};
 use super::periodic_cells_f32;
-use super::{LatticeHash, splat_part};
+use super::{HashModeKernel, splat_part};
 use crate::simd::Simd;
 
 /// Ken Perlin's permutation chain: `P[P[P[X] + Y] + Z]` on cells mod 256.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PermutationHash;
+pub struct PermutationMode;
 
 /// `2 / 255` in `f32`: hash byte `b` gives height `b · VALUE_SCALE − 1`
 /// (0 → −1, 255 → 1 exactly).
@@ -24,7 +24,7 @@ fn bytes_of<S: Simd>(s: S, c: &[u32]) -> S::I {
     s.load_cells(&b[..S::LANES])
 }
 
-impl LatticeHash for PermutationHash {
+impl HashModeKernel for PermutationMode {
     const NATURAL_PERIOD: u64 = 256;
     type Ready<'a, S: Simd> = S::Perm<'a>;
     type Cell<S: Simd> = S::I;
