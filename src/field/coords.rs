@@ -1,15 +1,15 @@
-//! The coordinate steps a field is evaluated on ([`Coords`]: `f32` vectors,
-//! [`F32Coords`], or per-lane `f64`, [`F64Coords`]), a step stored per lane
+//! The coordinate packs a field is evaluated on ([`Coords`]: `f32` vectors,
+//! [`F32Coords`], or per-lane `f64`, [`F64Coords`]), a pack stored per lane
 //! ([`Lanes`]), grid axes as fields see them ([`GridAxis`]), and the stage-1
-//! helpers that turn a step's coordinates into kernel axes.
+//! helpers that turn a pack's coordinates into kernel axes.
 
 use crate::Fade;
 use crate::kernel::{
-    Axis, HashModeKernel, axis, centre_in_period, centre_step_in_period, stage1, staged_axis,
+    Axis, HashModeKernel, axis, centre_in_period, centre_pack_in_period, stage1, staged_axis,
 };
 use crate::simd::{MAX_LANES, Simd};
 
-/// A step of `S::LANES` points in `D` dimensions, as a field receives it.
+/// A pack of `S::LANES` points in `D` dimensions, as a field receives it.
 pub trait Coords<S: Simd, const D: usize>: Copy {
     /// `c · scale + offset[axis]` on every axis (an octave's coordinates),
     /// in this representation's precision.
@@ -46,13 +46,13 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// (exactly), `f64` lanes as they are; entries past `S::LANES` are 0.
     /// What a user's noise (`Custom`) is called with.
     fn lanes_f64(&self, s: S) -> [[f64; MAX_LANES]; D];
-    /// The step's coordinates per lane (the first `S::LANES` of each
+    /// The pack's coordinates per lane (the first `S::LANES` of each
     /// axis), in this representation's precision: what a run-time source
     /// receives across its virtual call.
     fn lanes(&self, s: S) -> Lanes<D>;
 }
 
-/// A step of coordinates stored per lane (see [`Coords::lanes`]).
+/// A pack of coordinates stored per lane (see [`Coords::lanes`]).
 pub enum Lanes<const D: usize> {
     F32([[f32; MAX_LANES]; D]),
     F64([[f64; MAX_LANES]; D]),
@@ -103,8 +103,8 @@ fn periodic_axis<S: Simd, H: HashModeKernel>(
     staged_axis(s, &c0, &c1, &t0, fade, fresh)
 }
 
-/// [`centre_in_period`] of each lane in `f64`: the path of steps
-/// [`centre_step_in_period`] leaves (far lanes, NaN, ±inf, huge periods).
+/// [`centre_in_period`] of each lane in `f64`: the path of packs
+/// [`centre_pack_in_period`] leaves (far lanes, NaN, ±inf, huge periods).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn centre_lanes_in_period<S: Simd>(s: S, c: S::F, period: u64) -> S::F {
     /// Plain scalar code, kept out of line: it is the rare path.
@@ -162,7 +162,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         let mut c = self.0;
         for (c, period) in c.iter_mut().zip(periods) {
             if let Some(period) = *period {
-                *c = match centre_step_in_period(s, *c, period) {
+                *c = match centre_pack_in_period(s, *c, period) {
                     Some(centred) => centred,
                     None => centre_lanes_in_period(s, *c, period),
                 };

@@ -48,7 +48,7 @@ impl<S: Simd, H: HashModeKernel> Axis<S, H> {
     /// [`Dims::eval`](super::Dims::eval) with `FRESH`), `t1` and `fade` hold the offset as
     /// placeholders: stage 2 makes them per part. (Made here too, the
     /// optimiser would find the same values in stage 2 and keep these for
-    /// the whole step.)
+    /// the whole pack.)
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn new(
         s: S,

@@ -27,7 +27,7 @@ pub(crate) fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
 /// Stores a step into `dst`: `LANES` values, or fewer for the last, partial
 /// step (through a padded buffer).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn store_step<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
+pub(crate) fn store_pack<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
     if dst.len() == S::LANES {
         s.store(v, dst);
     } else {
@@ -180,7 +180,7 @@ where
                 // Inline: the call and the axes through memory cost a
                 // fractal grid's coarse octaves 8% (four-octave 2D fBm).
                 let v = Noise::eval::<S, K, H, false, false>(s, r, &all);
-                store_step(s, v, dst);
+                store_pack(s, v, dst);
             }
         }
     }

@@ -1,5 +1,5 @@
 //! Stages 1 and 2 part by part for the default lattice ([`noise_parts`]):
-//! where a step's parts are read and written ([`PartsIo`]), and the points
+//! where a pack's parts are read and written ([`PartsIo`]), and the points
 //! out of the cells' range remade one by one afterwards
 //! ([`remake_lanes_out_of_range`]).
 
@@ -13,17 +13,17 @@ use crate::simd::scalar::Scalar;
 /// mode, `lanes` its seed key on every lane; quintic fade) at `f32`
 /// coordinates, its cells made by `cells_of` (without a period or with
 /// one): each part's floor, cells, offsets, fades and hashes are made where
-/// they are used, so nothing of the step but the coordinates and the
-/// result goes through memory (stage 1 for the whole step first kept about
+/// they are used, so nothing of the pack but the coordinates and the
+/// result goes through memory (stage 1 for the whole pack first kept about
 /// 40 values of 3D noise alive across it). The same operations on the same
 /// lanes as [`axis`](fn@axis) (or `field::coords::periodic_axis`) then
 /// [`Dims::eval`] with `FRESH`, so the same bits.
 ///
 /// The lanes whose cells `cells_of` cannot make are folded into `check`
-/// (made by [`Simd::cells_check`], over any number of steps): while
+/// (made by [`Simd::cells_check`], over any number of packs): while
 /// [`Simd::cells_checked`] holds, every coordinate was finite and so is
 /// every result (no NaN to make canonical). Otherwise the caller remakes
-/// those lanes or steps another way ([`remake_lanes_out_of_range`] without
+/// those lanes or packs another way ([`remake_lanes_out_of_range`] without
 /// a period).
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(unused_assignments)] // the last part's `next` is made by no part
@@ -62,7 +62,7 @@ pub(crate) fn noise_parts<
     });
 }
 
-/// Stage 1 of part `k` of a step for [`noise_parts`]: each axis's offset
+/// Stage 1 of part `k` of a pack for [`noise_parts`]: each axis's offset
 /// in its cell, and its cells by `cells_of` (lanes it cannot make folded
 /// into `check`).
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -135,17 +135,17 @@ where
     Noise::eval::<Scalar, K, CoordinatesMode, true, true>(s, &key, &axes)
 }
 
-/// Where [`noise_parts`] reads a step's coordinates and puts its result,
+/// Where [`noise_parts`] reads a pack's coordinates and puts its result,
 /// one part at a time.
 pub(crate) trait PartsIo<S: Simd, const D: usize> {
-    /// Part `k` of the step's coordinates on axis `a`.
+    /// Part `k` of the pack's coordinates on axis `a`.
     fn coordinate(&self, s: S, a: usize, k: usize) -> S::P;
     /// Part `k` of the result.
     fn put(&mut self, s: S, k: usize, v: S::P);
 }
 
-/// A step whose coordinates and result are vectors (a lattice's step
-/// inside a shared, outlined step: fractal octaves, combinators).
+/// A pack whose coordinates and result are vectors (a lattice's pack
+/// inside a shared, outlined pack: fractal octaves, combinators).
 pub(crate) struct PartsInVectors<S: Simd, const D: usize> {
     pub(crate) c: [S::F; D],
     pub(crate) out: S::F,
@@ -162,7 +162,7 @@ impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInVectors<S, D> {
     }
 }
 
-/// A step of a batch call, read from its input slices and written to its
+/// A pack of a batch call, read from its input slices and written to its
 /// output slice in place (each `LANES` long): no part's coordinates or
 /// result wait in registers, or on the stack, while other parts run.
 pub(crate) struct PartsInMemory<'a, const D: usize> {

@@ -27,7 +27,7 @@
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
 use super::{
-    AxisSamples, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode, store_step,
+    AxisSamples, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode, store_pack,
 };
 use crate::Fade;
 use crate::fade::faded;
@@ -338,7 +338,7 @@ fn planes<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     // bit 0 clear); the upper x cells' hashes are never read.
     let mut all = [(cells, cells); D];
     all[1..D].copy_from_slice(&w.cells[..D - 1]);
-    let step = H::step::<S, D>(s, r, &all);
+    let pack = H::pack_work::<S, D>(s, r, &all);
     let zero = s.splat(0.0);
     let (mut a_out, mut b_out) = (zero, zero);
     super::for_each_part!(S, |k| {
@@ -346,7 +346,7 @@ fn planes<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
             // The remaining parts hold no planes.
             return (a_out, b_out);
         }
-        let hash = H::part_hashes::<S, D, false>(s, r, &step, k);
+        let hash = H::part_hashes::<S, D, false>(s, r, &pack, k);
         let mut a = s.part(zero, k);
         let mut b = a;
         for corner in 0..corners {
@@ -539,24 +539,24 @@ fn evaluate_row<S: Simd>(
         let n = S::LANES;
         for (k, dst) in out.chunks_mut(n).enumerate() {
             let at = start + k * n;
-            let v = narrow_step_values(s, x, narrow, a_all, b_all, at);
+            let v = narrow_pack_values(s, x, narrow, a_all, b_all, at);
             if streaming && dst.len() == n {
                 s.store_streaming(v, dst);
             } else {
-                store_step(s, v, dst);
+                store_pack(s, v, dst);
             }
         }
     } else if x.granule == MAX_LANES {
-        row_steps::<S, false>(s, x, a_all, b_all, out, start, streaming);
+        row_packs::<S, false>(s, x, a_all, b_all, out, start, streaming);
     } else {
-        row_steps::<S, true>(s, x, a_all, b_all, out, start, streaming);
+        row_packs::<S, true>(s, x, a_all, b_all, out, start, streaming);
     }
 }
 
 /// [`evaluate_row`]'s loop over the steps, with one window per part when
-/// `FINE` (see [`step_values`]).
+/// `FINE` (see [`pack_values`]).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn row_steps<S: Simd, const FINE: bool>(
+fn row_packs<S: Simd, const FINE: bool>(
     s: S,
     x: &RowAxis,
     a_all: &[f32],
@@ -568,11 +568,11 @@ fn row_steps<S: Simd, const FINE: bool>(
     let n = S::LANES;
     for (k, dst) in out.chunks_mut(n).enumerate() {
         let at = start + k * n;
-        let v = step_values::<S, FINE>(s, x, a_all, b_all, at);
+        let v = pack_values::<S, FINE>(s, x, a_all, b_all, at);
         if streaming && dst.len() == n {
             s.store_streaming(v, dst);
         } else {
-            store_step(s, v, dst);
+            store_pack(s, v, dst);
         }
     }
 }
@@ -582,7 +582,7 @@ fn row_steps<S: Simd, const FINE: bool>(
 /// coefficients picked by its planes relative to its granule's first, from
 /// one window per step, or per part when `FINE`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn step_values<S: Simd, const FINE: bool>(
+fn pack_values<S: Simd, const FINE: bool>(
     s: S,
     x: &RowAxis,
     a_all: &[f32],
@@ -614,11 +614,11 @@ fn step_values<S: Simd, const FINE: bool>(
     v
 }
 
-/// [`step_values`] from narrow windows (parts of at most 8 lanes): each
+/// [`pack_values`] from narrow windows (parts of at most 8 lanes): each
 /// part's granules of 8 samples look their coefficients up in a window of
 /// 8 planes. The same coefficients, the same arithmetic: the same bits.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn narrow_step_values<S: Simd>(
+fn narrow_pack_values<S: Simd>(
     s: S,
     x: &RowAxis,
     narrow: &NarrowWindows,

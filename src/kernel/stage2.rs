@@ -8,7 +8,7 @@ use super::corners::Dual;
 use super::{Axis, Corners, HashModeKernel, for_each_part, hash};
 use crate::Fade;
 use crate::fade::fade_slope;
-use crate::simd::{Simd, StepJob};
+use crate::simd::{OutlinedJob, Simd};
 use std::marker::PhantomData;
 use std::ops::{Add, Mul, Sub};
 
@@ -34,10 +34,10 @@ pub(crate) fn noise1_axes<
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
 ) -> S::F {
-    let step = H::step::<S, 1>(s, r, &[(x.c0, x.c1)]);
+    let pack = H::pack_work::<S, 1>(s, r, &[(x.c0, x.c1)]);
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 1, NEXT>(s, r, &step, k);
+        let g = H::part_hashes::<S, 1, NEXT>(s, r, &pack, k);
         let n = Noise::blend::<S, K, H>(s, &g, &[part::<S, H, FRESH>(s, x, k)]);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
@@ -59,10 +59,10 @@ pub(crate) fn noise2_axes<
     x: &Axis<S, H>,
     y: &Axis<S, H>,
 ) -> S::F {
-    let step = H::step::<S, 2>(s, r, &[(x.c0, x.c1), (y.c0, y.c1)]);
+    let pack = H::pack_work::<S, 2>(s, r, &[(x.c0, x.c1), (y.c0, y.c1)]);
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let c = H::part_hashes::<S, 2, NEXT>(s, r, &step, k);
+        let c = H::part_hashes::<S, 2, NEXT>(s, r, &pack, k);
         let (xp, yp) = (part::<S, H, FRESH>(s, x, k), part::<S, H, FRESH>(s, y, k));
         let n = Noise::blend::<S, K, H>(s, &c, &[xp, yp]);
         let n = s.canonical_nan(n);
@@ -86,8 +86,8 @@ pub(crate) fn noise3_axes<
     y: &Axis<S, H>,
     z: &Axis<S, H>,
 ) -> S::F {
-    let step = H::step::<S, 3>(s, r, &[(x.c0, x.c1), (y.c0, y.c1), (z.c0, z.c1)]);
-    // Any step value: every part is overwritten below.
+    let pack = H::pack_work::<S, 3>(s, r, &[(x.c0, x.c1), (y.c0, y.c1), (z.c0, z.c1)]);
+    // Any pack value: every part is overwritten below.
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let (xp, yp, zp) = (
@@ -95,7 +95,7 @@ pub(crate) fn noise3_axes<
             part::<S, H, FRESH>(s, y, k),
             part::<S, H, FRESH>(s, z, k),
         );
-        let g = H::part_hashes::<S, 3, NEXT>(s, r, &step, k);
+        let g = H::part_hashes::<S, 3, NEXT>(s, r, &pack, k);
         let n = Noise::blend::<S, K, H>(s, &g, &[xp, yp, zp]);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
@@ -116,11 +116,11 @@ pub(crate) fn noise4_axes<
     r: &H::Ready<'_, S>,
     a: &[Axis<S, H>; 4],
 ) -> S::F {
-    let step = H::step::<S, 4>(s, r, &hash::axis_cells(a));
+    let pack = H::pack_work::<S, 4>(s, r, &hash::axis_cells(a));
     let [x, y, z, w] = a;
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 4, NEXT>(s, r, &step, k);
+        let g = H::part_hashes::<S, 4, NEXT>(s, r, &pack, k);
         let (xp, yp, zp, wp) = (
             part::<S, H, FRESH>(s, x, k),
             part::<S, H, FRESH>(s, y, k),
@@ -223,7 +223,7 @@ fn blend_grad<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     fade: Fade,
     axes: &[Axis<S, H>; D],
 ) -> (S::F, [S::F; D]) {
-    let step = H::step::<S, D>(s, r, &hash::axis_cells(axes));
+    let pack = H::pack_work::<S, D>(s, r, &hash::axis_cells(axes));
     let mut slope = [axes[0].t0; D];
     for a in 0..D {
         slope[a] = fade_slope(s, fade, axes[a].t0);
@@ -231,7 +231,7 @@ fn blend_grad<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, D, false>(s, r, &step, k);
+        let g = H::part_hashes::<S, D, false>(s, r, &pack, k);
         let mut parts = [part::<S, H, false>(s, &axes[0], k); D];
         let mut dt = [s.part(slope[0], k); D];
         for a in 1..D {
@@ -280,12 +280,12 @@ fn blend_grad<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
 /// without the shim's target features and need not inline, leaving every
 /// intrinsic an out-of-line call.
 pub trait Dims<const D: usize> {
-    /// The noise at one step. With `FRESH`, stage 2 makes each axis's
+    /// The noise at one pack. With `FRESH`, stage 2 makes each axis's
     /// offset minus one and (quintic) fade per part from the offset, where
     /// they are used, and with `NEXT` the upper cells as the lower plus one
     /// (the coordinates mode; the permutation mode reads its stage-1
     /// cells either way): stage 1 and 2 then keep far fewer values alive
-    /// across the step (the whole-step values of 3 or 4 axes outgrow the
+    /// across the pack (the whole-pack values of 3 or 4 axes outgrow the
     /// register file). Callers pass them only where that gives the same
     /// bits: `FRESH` for the quintic fade (stage 1 made with `fresh`),
     /// `NEXT` where no axis has a period.
@@ -393,13 +393,13 @@ dims!(
     }
 );
 
-/// Stage 2 of one step from its axes ([`Dims::eval`]) in a function of its
+/// Stage 2 of one pack from its axes ([`Dims::eval`]) in a function of its
 /// own ([`Simd::outlined`]): compiled once per level, corners, hash
 /// mode, dimension and stage-1 form (`FRESH`, `NEXT`), and called by every
 /// stage 1 that feeds it: `f32` and `f64` points and fractal octaves. (The
 /// default lattice's part-by-part path, `noise_parts`, keeps its stage 2
 /// inline, since its stage 1 runs inside it; so do grid rows, measured.) The call and the axes
-/// passed through memory cost a few instructions per step of `S::LANES`
+/// passed through memory cost a few instructions per pack of `S::LANES`
 /// points; every copy of stage 2 inlined into its callers cost the build
 /// far more.
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -443,7 +443,7 @@ where
     })
 }
 
-/// [`stage2`]'s outlined step.
+/// [`stage2`]'s outlined pack.
 struct Stage2<
     'a,
     'r,
@@ -460,7 +460,7 @@ struct Stage2<
 }
 
 impl<S: Simd, K: Corners, H: HashModeKernel, const FRESH: bool, const NEXT: bool, const D: usize>
-    StepJob<S> for Stage2<'_, '_, S, K, H, FRESH, NEXT, D>
+    OutlinedJob<S> for Stage2<'_, '_, S, K, H, FRESH, NEXT, D>
 where
     Noise: Dims<D>,
 {
@@ -472,7 +472,7 @@ where
     }
 }
 
-/// [`stage2_grad`]'s outlined step.
+/// [`stage2_grad`]'s outlined pack.
 struct Stage2Grad<'a, 'r, S: Simd, K, H: HashModeKernel, const D: usize> {
     r: &'a H::Ready<'r, S>,
     fade: Fade,
@@ -480,7 +480,7 @@ struct Stage2Grad<'a, 'r, S: Simd, K, H: HashModeKernel, const D: usize> {
     _corners: PhantomData<K>,
 }
 
-impl<S: Simd, K: Corners, H: HashModeKernel, const D: usize> StepJob<S>
+impl<S: Simd, K: Corners, H: HashModeKernel, const D: usize> OutlinedJob<S>
     for Stage2Grad<'_, '_, S, K, H, D>
 where
     Noise: Dims<D>,

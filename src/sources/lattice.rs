@@ -2,14 +2,14 @@
 //! a fade curve, optional periods, and [`Corners`] (gradients for
 //! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
-use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs_step};
+use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs_pack};
 use crate::kernel::{
     AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, HashModeKernel,
     HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors,
     PeriodicCells, PermutationMode, RowAxis, ValueCorners, noise_parts, remake_lanes_out_of_range,
     stage2, stage2_grad,
 };
-use crate::simd::{MAX_LANES, PermTable, Simd, StepJob, dispatch};
+use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
 use crate::{Error, Fade, HashMode, Level};
 use std::any::TypeId;
@@ -260,7 +260,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        s.outlined(LatticeStep::<K, S, C, D> {
+        s.outlined(LatticePack::<K, S, C, D> {
             lattice: self,
             r,
             c,
@@ -269,7 +269,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn fill_steps<S: Simd, T: Input, const D: usize>(
+    fn fill_packs<S: Simd, T: Input, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
         s: S,
@@ -297,7 +297,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
                 None => {
                     let mut check = s.cells_check();
                     for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                        let src = inputs_step(&f32_inputs, k, n);
+                        let src = inputs_pack(&f32_inputs, k, n);
                         let io = &mut PartsInMemory { src, dst };
                         noise_parts::<S, K, _, _, D>(s, lanes, &NaturalCells, &mut check, io);
                     }
@@ -313,7 +313,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
                         // by whole-step stage 1 (not the shared step, which
                         // would try the parts again first).
                         for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                            let src = inputs_step(&f32_inputs, k, n);
+                            let src = inputs_pack(&f32_inputs, k, n);
                             let mut check = s.cells_check();
                             let io = &mut PartsInMemory { src, dst };
                             noise_parts::<S, K, _, _, D>(s, lanes, &cells, &mut check, io);
@@ -440,7 +440,7 @@ impl<K: Corners + fmt::Debug> GradField for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        s.outlined(LatticeGradStep(LatticeStep::<K, S, C, D> {
+        s.outlined(LatticeGradPack(LatticePack::<K, S, C, D> {
             lattice: self,
             r,
             c,
@@ -452,15 +452,15 @@ impl<K: Corners + fmt::Debug> GradField for Lattice<K> {
 /// One step of a lattice's points (stage 1 and stage 2), run through
 /// [`Simd::outlined`]: compiled once per level, coordinate type and
 /// dimension, and shared by the lattice's batches and every fractal over it.
-struct LatticeStep<'a, 'r, K, S: Simd, C, const D: usize> {
+struct LatticePack<'a, 'r, K, S: Simd, C, const D: usize> {
     lattice: &'a Lattice<K>,
     r: &'a LatticeReady<'r, S>,
     c: &'a C,
     period_scale: u64,
 }
 
-impl<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
-    for LatticeStep<'_, '_, K, S, C, D>
+impl<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> OutlinedJob<S>
+    for LatticePack<'_, '_, K, S, C, D>
 where
     Noise: Dims<D>,
 {
@@ -468,7 +468,7 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> S::F {
-        let LatticeStep {
+        let LatticePack {
             lattice,
             r,
             c,
@@ -608,11 +608,11 @@ where
     stage2::<S, K, H, true, false, D>(s, key, &axes)
 }
 
-/// [`LatticeStep`] with derivatives.
-struct LatticeGradStep<'a, 'r, K, S: Simd, C, const D: usize>(LatticeStep<'a, 'r, K, S, C, D>);
+/// [`LatticePack`] with derivatives.
+struct LatticeGradPack<'a, 'r, K, S: Simd, C, const D: usize>(LatticePack<'a, 'r, K, S, C, D>);
 
-impl<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
-    for LatticeGradStep<'_, '_, K, S, C, D>
+impl<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> OutlinedJob<S>
+    for LatticeGradPack<'_, '_, K, S, C, D>
 where
     Noise: Dims<D>,
 {
@@ -620,7 +620,7 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> (S::F, [S::F; D]) {
-        let LatticeStep {
+        let LatticePack {
             lattice,
             r,
             c,

@@ -1,6 +1,6 @@
 //! [`CoordinatesMode`], the default mode: each corner's hash from its whole
 //! 32-bit cells and the seed (the definition is in the `hash` module
-//! docs), its gradients by the hash's top bits, and the cells of a step.
+//! docs), its gradients by the hash's top bits, and the cells of a pack.
 
 use super::super::GRAD1;
 use super::gradients::{DIAGONAL_COMPONENT, GRAD2};
@@ -71,7 +71,7 @@ impl HashModeKernel for CoordinatesMode {
     /// The seed key on every lane.
     type Ready<'a, S: Simd> = S::UP;
     type Cell<S: Simd> = S::U;
-    type Step<S: Simd> = [(S::U, S::U); 4];
+    type PackWork<S: Simd> = [(S::U, S::U); 4];
     type Part<S: Simd> = S::UP;
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -98,7 +98,7 @@ impl HashModeKernel for CoordinatesMode {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn step<S: Simd, const D: usize>(
+    fn pack_work<S: Simd, const D: usize>(
         _: S,
         _: &S::UP,
         cells: &[(S::U, S::U); D],
@@ -112,11 +112,11 @@ impl HashModeKernel for CoordinatesMode {
     fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         seed: &S::UP,
-        step: &[(S::U, S::U); 4],
+        pack: &[(S::U, S::U); 4],
         k: usize,
     ) -> [S::UP; 16] {
         let mut cells = [(s.splat_u32(0), s.splat_u32(0)); D];
-        for (cell, &(c0, c1)) in cells.iter_mut().zip(step) {
+        for (cell, &(c0, c1)) in cells.iter_mut().zip(pack) {
             let lower = s.u32_part(c0, k);
             let upper = if NEXT {
                 s.add_u32(lower, s.splat_u32(1))
@@ -155,7 +155,7 @@ impl HashModeKernel for CoordinatesMode {
     /// 3D and 4D: each component `±m` of the gradient is a blend by one
     /// bit of the hash ([`Self::gradient`]), then multiplied. (Both products
     /// `m·c` and `(−m)·c` of each offset made once per part and blended
-    /// instead: 48 fewer multiplies per AVX2 step, but the twelve products
+    /// instead: 48 fewer multiplies per AVX2 pack, but the twelve products
     /// overflow the registers: 32.0 instructions per point against 30.0.
     /// Products with ±m are exact negatives of each other, so every way
     /// gives the same bits.)
@@ -221,8 +221,8 @@ impl CoordinatesMode {
     }
 }
 
-/// The cell `floor mod 2³²` of every lane of an already floored step, lane
-/// by lane (the path for steps with a lane outside ±2³¹, NaN or ±inf).
+/// The cell `floor mod 2³²` of every lane of an already floored pack, lane
+/// by lane (the path for packs with a lane outside ±2³¹, NaN or ±inf).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn cells_by_lane<S: Simd>(s: S, floored: S::F) -> S::U {
     let mut lanes = [0.0f32; crate::simd::MAX_LANES];

@@ -30,7 +30,7 @@
 //! The files: `permutation.rs` [`PermutationMode`], `coordinates.rs`
 //! [`CoordinatesMode`] (its keys, corner hashes and unperiodic cells),
 //! `gradients.rs` the coordinates mode's gradient tables, `periodic.rs`
-//! the reduction of a step's cells by a period in vectors, `part_cells.rs`
+//! the reduction of a pack's cells by a period in vectors, `part_cells.rs`
 //! the cells of the default lattice's parts ([`PartCells`]); the trait and
 //! the helpers both modes use are here.
 
@@ -50,7 +50,7 @@ pub use permutation::PermutationMode;
 use super::Axis;
 use crate::simd::Simd;
 
-/// The lower and upper cells of a step along each of `D` axes.
+/// The lower and upper cells of a pack along each of `D` axes.
 pub type CellPairs<S, H, const D: usize> = [(
     <H as HashModeKernel>::Cell<S>,
     <H as HashModeKernel>::Cell<S>,
@@ -63,10 +63,10 @@ pub trait HashModeKernel: Copy + Send + Sync + 'static {
     const NATURAL_PERIOD: u64;
     /// What a kernel loads once per call (the permutation, the seed).
     type Ready<'a, S: Simd>: Copy;
-    /// A step's lattice cells along one axis.
+    /// A pack's lattice cells along one axis.
     type Cell<S: Simd>: Copy;
-    /// What the whole step computes before its parts are blended.
-    type Step<S: Simd>: Copy;
+    /// What the whole pack computes before its parts are blended.
+    type PackWork<S: Simd>: Copy;
     /// One part's hash of one corner.
     type Part<S: Simd>: Copy;
 
@@ -80,7 +80,7 @@ pub trait HashModeKernel: Copy + Send + Sync + 'static {
     fn splat_cells<S: Simd>(s: S, c0: u32, c1: u32) -> (Self::Cell<S>, Self::Cell<S>);
     /// Stage 1 in `f32` with a period: `floor mod period` of each already
     /// floored coordinate and the next cell mod `period`, when this mode
-    /// computes them in vectors for this step; `None` sends the step to the
+    /// computes them in vectors for this pack; `None` sends the pack to the
     /// exact lane-by-lane `f64` path.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn periodic_cells<S: Simd>(
@@ -90,13 +90,13 @@ pub trait HashModeKernel: Copy + Send + Sync + 'static {
     ) -> Option<(Self::Cell<S>, Self::Cell<S>)> {
         None
     }
-    /// The whole-step work for the `2^D` corners of cells `cells[a]` (lower,
+    /// The whole-pack work for the `2^D` corners of cells `cells[a]` (lower,
     /// upper) on each axis `a`.
-    fn step<S: Simd, const D: usize>(
+    fn pack_work<S: Simd, const D: usize>(
         s: S,
         r: &Self::Ready<'_, S>,
         cells: &CellPairs<S, Self, D>,
-    ) -> Self::Step<S>;
+    ) -> Self::PackWork<S>;
     /// Part `k`'s hashes of the `2^D` corners (corner index bit `a` = upper
     /// cell on axis `a`); the remaining entries are unspecified. With
     /// `NEXT`, the caller promises that every upper cell is its lower cell
@@ -105,7 +105,7 @@ pub trait HashModeKernel: Copy + Send + Sync + 'static {
     fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         r: &Self::Ready<'_, S>,
-        step: &Self::Step<S>,
+        pack: &Self::PackWork<S>,
         k: usize,
     ) -> [Self::Part<S>; 16];
     /// The gradient a hash picks in `D` dimensions, by component.
@@ -136,7 +136,7 @@ fn gradient_dot<H: HashModeKernel, S: Simd, const D: usize>(
     v
 }
 
-/// The cells of every axis of a step of points, as `(lower, upper)` pairs.
+/// The cells of every axis of a pack of points, as `(lower, upper)` pairs.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn axis_cells<S: Simd, H: HashModeKernel, const D: usize>(
     axes: &[Axis<S, H>; D],

@@ -43,7 +43,7 @@ impl<S: Simd, const D: usize> PartCells<S, D> for NaturalCells {
 /// [`periodic_cells32`] (the same operations, so the same bits), right in
 /// the lanes of a periodic axis with |floor| < 2²¹ and of an unperiodic
 /// one with |floor| < 2³¹. Others are recorded in the check (the caller
-/// then makes the step by [`periodic_cells32`]'s whole-step path).
+/// then makes the pack by [`periodic_cells32`]'s whole-pack path).
 ///
 /// An unperiodic axis runs the same operations with quotient 0 and period
 /// 0 (2³² wrapped): `1/period` is 0, so the cell is the floor's and the

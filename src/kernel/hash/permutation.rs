@@ -28,7 +28,7 @@ impl HashModeKernel for PermutationMode {
     const NATURAL_PERIOD: u64 = 256;
     type Ready<'a, S: Simd> = S::Perm<'a>;
     type Cell<S: Simd> = S::I;
-    type Step<S: Simd> = [S::I; 16];
+    type PackWork<S: Simd> = [S::I; 16];
     type Part<S: Simd> = S::H;
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -58,7 +58,7 @@ impl HashModeKernel for PermutationMode {
     /// Corner `i + 2j + 4k + 8l` hashes `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`;
     /// 2D is 3D's z = 0 slice (`P[P[P[X_i] + Y_j]]`), 1D `P[X_i]`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn step<S: Simd, const D: usize>(
+    fn pack_work<S: Simd, const D: usize>(
         s: S,
         p: &S::Perm<'_>,
         cells: &[(S::I, S::I); D],
@@ -88,12 +88,12 @@ impl HashModeKernel for PermutationMode {
     fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         _: &S::Perm<'_>,
-        step: &[S::I; 16],
+        pack: &[S::I; 16],
         k: usize,
     ) -> [S::H; 16] {
-        let mut out = [s.hashes(step[0], k); 16];
+        let mut out = [s.hashes(pack[0], k); 16];
         for i in 1..1 << D {
-            out[i] = s.hashes(step[i], k);
+            out[i] = s.hashes(pack[i], k);
         }
         out
     }

@@ -20,20 +20,20 @@ fn part_hashes_follow_the_definition() {
     ];
     for key in [0u32, 0x5bd1_e995] {
         for c in cells {
-            let step = [
+            let pack = [
                 (c[0], c[0].wrapping_add(1)),
                 (c[1], c[1] ^ 0x55),
                 (c[2], 9),
                 (c[3], c[3]),
             ];
-            let h4 = CoordinatesMode::part_hashes::<Scalar, 4, false>(s, &key, &step, 0);
-            let h2 = CoordinatesMode::part_hashes::<Scalar, 2, false>(s, &key, &step, 0);
+            let h4 = CoordinatesMode::part_hashes::<Scalar, 4, false>(s, &key, &pack, 0);
+            let h2 = CoordinatesMode::part_hashes::<Scalar, 2, false>(s, &key, &pack, 0);
             for corner in 0..16 {
                 let pick = |a: usize| {
                     if corner >> a & 1 == 1 {
-                        step[a].1
+                        pack[a].1
                     } else {
-                        step[a].0
+                        pack[a].0
                     }
                 };
                 let all = [pick(0), pick(1), pick(2), pick(3)];
@@ -221,7 +221,7 @@ fn periodic_cells_are_floor_mod_period() {
     assert!(periodic_cells_f32(s, f32::NEG_INFINITY, 3).is_none());
     assert!(periodic_cells_f32(s, 5.0, (1 << 24) + 1).is_none());
     assert!(PeriodicCells::<Scalar, 1>::new(s, &[(1 << 24) + 1, 3, 3, 3]).is_none());
-    // Past the period's limit on an axis a step has not: still reduced.
+    // Past the period's limit on an axis a pack has not: still reduced.
     assert!(PeriodicCells::<Scalar, 1>::new(s, &[3, (1 << 24) + 1, 0, 0]).is_some());
     // An unperiodic axis is reduced within 2³¹, NaN and ±inf nowhere.
     let natural = [CoordinatesMode::NATURAL_PERIOD; 4];

@@ -58,7 +58,7 @@ pub fn missing_required_levels() -> Vec<String> {
 }
 
 /// Batch lengths every level is checked at: 0 up to past four 16-lane steps,
-/// so every tail length of 8 and 16 lanes occurs, with and without full steps.
+/// so every tail length of 8 and 16 lanes occurs, with and without full packs.
 pub const MAX_LEN: usize = 67;
 
 /// 2^23: from here on every `f32` is an integer.
