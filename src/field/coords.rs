@@ -1,6 +1,6 @@
-//! The coordinate packs a field is evaluated on ([`Coords`]: `f32` vectors,
-//! [`F32Coords`], or per-lane `f64`, [`F64Coords`]), a pack stored per lane
-//! ([`Lanes`]), grid axes as fields see them ([`GridAxis`]), and the stage-1
+//! The coordinate packs a field is evaluated on ([`PointPack`]: `f32` vectors,
+//! [`F32Pack`], or per-lane `f64`, [`F64Pack`]), a pack stored per lane
+//! ([`LaneArrays`]), grid axes as fields see them ([`GridAxis`]), and the stage-1
 //! helpers that turn a pack's coordinates into kernel axes.
 
 use crate::Fade;
@@ -10,7 +10,7 @@ use crate::kernel::{
 use crate::simd::{MAX_LANES, Simd};
 
 /// A pack of `S::LANES` points in `D` dimensions, as a field receives it.
-pub trait Coords<S: Simd, const D: usize>: Copy {
+pub trait PointPack<S: Simd, const D: usize>: Copy {
     /// `c · scale + offset[axis]` on every axis (an octave's coordinates),
     /// in this representation's precision.
     fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self;
@@ -40,7 +40,7 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// `c + amplitude · by[axis]` on every axis (a domain warp), in this
     /// representation's precision (`f32` vectors; per lane in `f64`, where
     /// `amplitude · by` is the exact product of the two `f32`s), clamped
-    /// to the finite range like [`Coords::affine`].
+    /// to the finite range like [`PointPack::affine`].
     fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self;
     /// Every lane's coordinates in `f64`, per axis: `f32` lanes widened
     /// (exactly), `f64` lanes as they are; entries past `S::LANES` are 0.
@@ -49,11 +49,11 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// The pack's coordinates per lane (the first `S::LANES` of each
     /// axis), in this representation's precision: what a run-time source
     /// receives across its virtual call.
-    fn lanes(&self, s: S) -> Lanes<D>;
+    fn lane_arrays(&self, s: S) -> LaneArrays<D>;
 }
 
-/// A pack of coordinates stored per lane (see [`Coords::lanes`]).
-pub enum Lanes<const D: usize> {
+/// A pack of coordinates stored per lane (see [`PointPack::lane_arrays`]).
+pub enum LaneArrays<const D: usize> {
     F32([[f32; MAX_LANES]; D]),
     F64([[f64; MAX_LANES]; D]),
 }
@@ -126,9 +126,9 @@ fn centre_lanes_in_period<S: Simd>(s: S, c: S::F, period: u64) -> S::F {
 /// Coordinates as `f32` vectors: stage 1 in vector `f32` (periodic too,
 /// where the hash mode can).
 #[derive(Clone, Copy)]
-pub struct F32Coords<S: Simd, const D: usize>(pub [S::F; D]);
+pub struct F32Pack<S: Simd, const D: usize>(pub [S::F; D]);
 
-impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
+impl<S: Simd, const D: usize> PointPack<S, D> for F32Pack<S, D> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self {
         let f = s.splat(scale as f32);
@@ -142,7 +142,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
             // octave 0, which makes the fold NaN.
             c[d] = s.max(lo, s.min(hi, c[d] * f + s.splat(offset[d] as f32)));
         }
-        F32Coords(c)
+        F32Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -154,7 +154,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
             // Finite stays finite, NaN stays NaN (see `affine`).
             c[d] = s.max(lo, s.min(hi, c[d] + a * by[d]));
         }
-        F32Coords(c)
+        F32Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -168,7 +168,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
                 };
             }
         }
-        F32Coords(c)
+        F32Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -218,12 +218,12 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn lanes(&self, s: S) -> Lanes<D> {
+    fn lane_arrays(&self, s: S) -> LaneArrays<D> {
         let mut lanes = [[0.0f32; MAX_LANES]; D];
         for (lanes, &c) in lanes.iter_mut().zip(&self.0) {
             s.store(c, &mut lanes[..S::LANES]);
         }
-        Lanes::F32(lanes)
+        LaneArrays::F32(lanes)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -243,19 +243,19 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
 /// Coordinates as `f64` per lane: stage 1 per point in `f64` (exact far from
 /// the origin), then vectors.
 #[derive(Clone, Copy)]
-pub struct F64Coords<const D: usize>(pub [[f64; MAX_LANES]; D]);
+pub struct F64Pack<const D: usize>(pub [[f64; MAX_LANES]; D]);
 
-impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
+impl<S: Simd, const D: usize> PointPack<S, D> for F64Pack<D> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn affine(&self, _: S, scale: f64, offset: &[f64; 4]) -> Self {
         let mut c = self.0;
         for d in 0..D {
             for v in &mut c[d][..S::LANES] {
-                // Finite stays finite (see `F32Coords::affine`).
+                // Finite stays finite (see `F32Pack::affine`).
                 *v = (*v * scale + offset[d]).clamp(-f64::MAX, f64::MAX);
             }
         }
-        F64Coords(c)
+        F64Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -269,7 +269,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
                 *v = (*v + f64::from(amplitude) * f64::from(w)).clamp(-f64::MAX, f64::MAX);
             }
         }
-        F64Coords(c)
+        F64Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -282,7 +282,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
                 }
             }
         }
-        F64Coords(c)
+        F64Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -315,8 +315,8 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn lanes(&self, _: S) -> Lanes<D> {
-        Lanes::F64(self.0)
+    fn lane_arrays(&self, _: S) -> LaneArrays<D> {
+        LaneArrays::F64(self.0)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -335,7 +335,7 @@ pub struct GridAxis {
 
 impl GridAxis {
     /// The axis after an octave's `c · scale + offset` (computed in `f64`
-    /// exactly as [`F64Coords::affine`] computes it).
+    /// exactly as [`F64Pack::affine`] computes it).
     pub(crate) fn affine(&self, scale: f64, offset: f64) -> GridAxis {
         GridAxis {
             coords: self
@@ -348,7 +348,7 @@ impl GridAxis {
     }
 
     /// The axis with every coordinate moved by whole periods into
-    /// [−period/2, period/2), as [`F64Coords::centred`] moves it (the step,
+    /// [−period/2, period/2), as [`F64Pack::centred`] moves it (the step,
     /// which picks the row path, is kept).
     pub(crate) fn centred(&self, period: u64) -> GridAxis {
         GridAxis {

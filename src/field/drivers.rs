@@ -4,9 +4,9 @@
 //! their checks, and the row and step helpers the sources share.
 
 #[cfg(feature = "noise")]
-use super::F64Coords;
+use super::F64Pack;
 use super::{
-    F32Coords, Field, GradField, GradRequest, GradWork, GridAxis, Input, Points, Request, Work,
+    F32Pack, Field, GradField, GradRequest, GradWork, GridAxis, Input, Points, Request, Work,
 };
 use crate::error::check_lengths;
 use crate::grid::Grid;
@@ -236,7 +236,7 @@ where
         return f32::NAN;
     }
     let s = Scalar;
-    f.eval(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
+    f.eval(&f.ready(s), s, &F32Pack::<Scalar, D>(c), 1)
 }
 
 /// One `f64` point through the scalar backend (`NaN` if the field is
@@ -255,7 +255,7 @@ where
     for (l, c) in lanes.iter_mut().zip(c) {
         l[0] = c;
     }
-    f.eval(&f.ready(s), s, &F64Coords(lanes), 1)
+    f.eval(&f.ready(s), s, &F64Pack(lanes), 1)
 }
 
 /// One point and its derivatives through the scalar backend.
@@ -267,7 +267,7 @@ where
         return (f32::NAN, [f32::NAN; D]);
     }
     let s = Scalar;
-    f.eval_grad(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
+    f.eval_grad(&f.ready(s), s, &F32Pack::<Scalar, D>(c), 1)
 }
 
 /// A batch of points at the field's level.

@@ -62,7 +62,7 @@ macro_rules! forward_field {
                 self.0.ready(s)
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+            fn eval<S: crate::simd::Simd, C: crate::field::PointPack<S, D>, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
                 s: S,
@@ -146,7 +146,7 @@ macro_rules! forward_grad_field {
             }
 
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval_grad<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+            fn eval_grad<S: crate::simd::Simd, C: crate::field::PointPack<S, D>, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
                 s: S,

@@ -1,5 +1,5 @@
 //! The kernel-side interface every noise source implements ([`Field`]), the
-//! coordinate packs it is evaluated on ([`Coords`]), and the jobs and
+//! coordinate packs it is evaluated on ([`PointPack`]), and the jobs and
 //! drivers that run any field over points and grids.
 //!
 //! A field is evaluated one kernel pack at a time: `eval` receives a pack of
@@ -27,7 +27,7 @@ mod drivers;
 mod forward;
 mod request;
 
-pub use coords::{Coords, F32Coords, F64Coords, GridAxis, Lanes};
+pub use coords::{F32Pack, F64Pack, GridAxis, LaneArrays, PointPack};
 #[cfg(feature = "noise")]
 pub(crate) use drivers::point_f64;
 pub(crate) use drivers::{
@@ -63,7 +63,7 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
 
     /// The field at one pack of points. `period_scale` multiplies the periods
     /// of periodic lattices (fractal octaves of integer lacunarity).
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -156,7 +156,7 @@ pub trait GradField: Field {
     fn grad_core(&self) -> &Self::GradCore;
 
     /// The field and its derivative along each axis at one pack of points.
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -186,7 +186,7 @@ pub trait GradField: Field {
 
 /// A coordinate element type of the batch entry points.
 pub trait Input: Copy + Send + Sync {
-    type Pack<S: Simd, const D: usize>: Coords<S, D>;
+    type Pack<S: Simd, const D: usize>: PointPack<S, D>;
     /// The padding of a last partial pack.
     const ZERO: Self;
     /// The pack's inputs as `f32` slices, when they are `f32`.
@@ -201,7 +201,7 @@ pub trait Input: Copy + Send + Sync {
 }
 
 impl Input for f32 {
-    type Pack<S: Simd, const D: usize> = F32Coords<S, D>;
+    type Pack<S: Simd, const D: usize> = F32Pack<S, D>;
     const ZERO: f32 = 0.0;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn f32_slices<'a, const D: usize>(src: &[&'a [f32]; D]) -> Option<[&'a [f32]; D]> {
@@ -213,7 +213,7 @@ impl Input for f32 {
         inputs: &[&[f32]; D],
         at: usize,
         len: usize,
-    ) -> F32Coords<S, D> {
+    ) -> F32Pack<S, D> {
         let mut c = [s.splat(0.0); D];
         for d in 0..D {
             c[d] = if len == S::LANES {
@@ -224,12 +224,12 @@ impl Input for f32 {
                 s.load(&padded[..S::LANES])
             };
         }
-        F32Coords(c)
+        F32Pack(c)
     }
 }
 
 impl Input for f64 {
-    type Pack<S: Simd, const D: usize> = F64Coords<D>;
+    type Pack<S: Simd, const D: usize> = F64Pack<D>;
     const ZERO: f64 = 0.0;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn f32_slices<'a, const D: usize>(_: &[&'a [f64]; D]) -> Option<[&'a [f32]; D]> {
@@ -241,11 +241,11 @@ impl Input for f64 {
         inputs: &[&[f64]; D],
         at: usize,
         len: usize,
-    ) -> F64Coords<D> {
+    ) -> F64Pack<D> {
         let mut c = [[0.0f64; MAX_LANES]; D];
         for d in 0..D {
             c[d][..len].copy_from_slice(&inputs[d][at..at + len]);
         }
-        F64Coords(c)
+        F64Pack(c)
     }
 }

@@ -18,7 +18,7 @@
 //! every level, thread and window: the promise every crate source keeps.
 
 use crate::error::check_lengths;
-use crate::field::{self, Coords, Field, GridAxis, Points, Request, Work, canonical};
+use crate::field::{self, Field, GridAxis, PointPack, Points, Request, Work, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd};
 use crate::{Error, Level};
@@ -235,7 +235,7 @@ impl<U: CustomNoise> Field for Custom<U> {
     /// One call of the user's `fill` for the pack's `S::LANES` points
     /// (padding lanes are points at the origin; their outputs are dropped).
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,

@@ -27,7 +27,8 @@ use std::any::Any;
 use std::ops::Deref;
 
 use crate::field::{
-    Coords, F32Coords, F64Coords, Field, GradField, GradRequest, GridAxis, Lanes, Request, at_level,
+    F32Pack, F64Pack, Field, GradField, GradRequest, GridAxis, LaneArrays, PointPack, Request,
+    at_level,
 };
 use crate::kernel::{Dims, Noise};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
@@ -59,8 +60,9 @@ macro_rules! with_dims {
     };
 }
 
-/// One pack of coordinates across the virtual call: `D` axes (the slice's
-/// length) of per-lane values, the first `LANES` of the caller's level used.
+/// One pack of coordinates across the virtual call ([`LaneArrays`] as
+/// slices): `D` axes (the slice's length) of per-lane values, the first
+/// `LANES` of the caller's level used.
 #[derive(Clone, Copy)]
 enum LaneSlices<'a> {
     F32(&'a [[f32; MAX_LANES]]),
@@ -202,22 +204,22 @@ impl<T: GradField> Gradients<T> for WithGradients {
 
 /// A pack's `f32` coordinates from their per-lane copies (`D` axes).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn f32_pack<S: Simd, const D: usize>(s: S, lanes: &[[f32; MAX_LANES]]) -> F32Coords<S, D> {
+fn f32_pack<S: Simd, const D: usize>(s: S, lanes: &[[f32; MAX_LANES]]) -> F32Pack<S, D> {
     let mut c = [s.splat(0.0); D];
     for (c, lanes) in c.iter_mut().zip(lanes) {
         *c = s.load(&lanes[..S::LANES]);
     }
-    F32Coords(c)
+    F32Pack(c)
 }
 
 /// A pack's `f64` coordinates from their per-lane copies (`D` axes).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn f64_pack<S: Simd, const D: usize>(lanes: &[[f64; MAX_LANES]]) -> F64Coords<D> {
+fn f64_pack<S: Simd, const D: usize>(lanes: &[[f64; MAX_LANES]]) -> F64Pack<D> {
     let mut c = [[0.0f64; MAX_LANES]; D];
     for (c, lanes) in c.iter_mut().zip(lanes) {
         c[..S::LANES].copy_from_slice(&lanes[..S::LANES]);
     }
-    F64Coords(c)
+    F64Pack(c)
 }
 
 /// One pack of `field` at `c`, stored into `out`. Compiled for the source's
@@ -635,7 +637,7 @@ impl Field for Erased<'_> {
     fn ready<S: Simd>(&self, _: S) {}
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,
@@ -646,12 +648,12 @@ impl Field for Erased<'_> {
         Noise: Dims<D>,
     {
         let mut out = [0.0f32; MAX_LANES];
-        match c.lanes(s) {
-            Lanes::F32(lanes) => {
+        match c.lane_arrays(s) {
+            LaneArrays::F32(lanes) => {
                 self.0
                     .eval_pack(S::LEVEL, LaneSlices::F32(&lanes), period_scale, &mut out)
             }
-            Lanes::F64(lanes) => {
+            LaneArrays::F64(lanes) => {
                 self.0
                     .eval_pack(S::LEVEL, LaneSlices::F64(&lanes), period_scale, &mut out)
             }
@@ -684,7 +686,7 @@ impl GradField for Erased<'_> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,
@@ -696,15 +698,15 @@ impl GradField for Erased<'_> {
     {
         let mut out = [0.0f32; MAX_LANES];
         let mut grad = [[0.0f32; MAX_LANES]; D];
-        match c.lanes(s) {
-            Lanes::F32(lanes) => self.0.eval_grad_pack(
+        match c.lane_arrays(s) {
+            LaneArrays::F32(lanes) => self.0.eval_grad_pack(
                 S::LEVEL,
                 LaneSlices::F32(&lanes),
                 period_scale,
                 &mut out,
                 &mut grad,
             ),
-            Lanes::F64(lanes) => self.0.eval_grad_pack(
+            LaneArrays::F64(lanes) => self.0.eval_grad_pack(
                 S::LEVEL,
                 LaneSlices::F64(&lanes),
                 period_scale,
@@ -744,7 +746,7 @@ impl Field for DynSource {
     fn ready<S: Simd>(&self, _: S) {}
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,
@@ -781,7 +783,7 @@ impl GradField for DynSource {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,

@@ -32,7 +32,7 @@
 
 use std::borrow::Cow;
 
-use crate::field::{Coords, Field, GradField, GradRequest, GridAxis, Request, canonical};
+use crate::field::{Field, GradField, GradRequest, GridAxis, PointPack, Request, canonical};
 use crate::kernel::{Dims, Noise, load_padded, store_pack};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -292,7 +292,7 @@ impl<N: Source> Fractal<N> {
     /// there), so `c` and `c + k·period` give every octave the same bits.
     /// Octave 0 keeps `c`: the source repeats exactly at its period.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn centred<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn centred<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         s: S,
         c: &C,
@@ -390,7 +390,7 @@ impl<N: Source> Field for Fractal<N> {
 
     #[allow(clippy::needless_range_loop)] // parallel per-octave tables
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
         s: S,
@@ -585,7 +585,7 @@ impl<N: Source + GradField> GradField for Fractal<N> {
     /// fBm's derivatives: `Σ aᵢ·fᵢ·∇nᵢ` (only `Fbm` forwards this).
     #[allow(clippy::needless_range_loop)] // parallel per-octave tables
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
         s: S,

@@ -2,7 +2,7 @@
 //! a fade curve, optional periods, and [`Corners`] (gradients for
 //! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
-use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs_pack};
+use crate::field::{Field, GradField, GridAxis, Input, PointPack, inputs_cut, inputs_pack};
 use crate::kernel::{
     AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, HashModeKernel,
     HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors,
@@ -205,7 +205,7 @@ fn stage1_axes<
     K: Corners + fmt::Debug,
     H: HashModeKernel,
     S: Simd,
-    C: Coords<S, D>,
+    C: PointPack<S, D>,
     const D: usize,
 >(
     lattice: &Lattice<K>,
@@ -250,7 +250,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
         s: S,
@@ -430,7 +430,7 @@ impl<K: Corners + fmt::Debug> GradField for Lattice<K> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
         s: S,
@@ -459,7 +459,7 @@ struct LatticePack<'a, 'r, K, S: Simd, C, const D: usize> {
     period_scale: u64,
 }
 
-impl<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> OutlinedJob<S>
+impl<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize> OutlinedJob<S>
     for LatticePack<'_, '_, K, S, C, D>
 where
     Noise: Dims<D>,
@@ -502,7 +502,7 @@ where
 /// lattice): stage 2 makes the fades (and, with no period, the upper cells)
 /// per part, where they are used (see `Dims::eval`).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_coordinates<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_coordinates<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     lattice: &Lattice<K>,
     key: &S::UP,
     key_alone: u32,
@@ -527,7 +527,7 @@ where
 
 /// [`quintic_coordinates`] without a period.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_plain<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_plain<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     key: &S::UP,
     key_alone: u32,
     s: S,
@@ -571,7 +571,7 @@ where
 /// [`quintic_coordinates`] with the (scaled) periods `p`: part by part
 /// where it can ([`PeriodicCells`]), else by [`periodic_by_axes`].
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_periodic<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_periodic<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
     c: &C,
@@ -591,10 +591,10 @@ where
     periodic_by_axes::<K, S, C, D>(key, s, c, p)
 }
 
-/// [`quintic_periodic`] by whole-step stage 1 ([`Coords::axes`]): every
+/// [`quintic_periodic`] by whole-step stage 1 ([`PointPack::axes`]): every
 /// period, every lane.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn periodic_by_axes<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn periodic_by_axes<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
     c: &C,
@@ -611,7 +611,7 @@ where
 /// [`LatticePack`] with derivatives.
 struct LatticeGradPack<'a, 'r, K, S: Simd, C, const D: usize>(LatticePack<'a, 'r, K, S, C, D>);
 
-impl<K: Corners + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> OutlinedJob<S>
+impl<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize> OutlinedJob<S>
     for LatticeGradPack<'_, '_, K, S, C, D>
 where
     Noise: Dims<D>,

@@ -3,7 +3,7 @@
 
 use super::rows::{How, Rows, in_blocks};
 use super::{clamp, finite, invalid, shared_periods};
-use crate::field::{Coords, Field, GradField, GridAxis, canonical};
+use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -196,7 +196,7 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, Co: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, Co: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -320,7 +320,7 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
     crate::sources::dynamic::erased_grad_runs!();
     /// `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, Co: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, Co: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,

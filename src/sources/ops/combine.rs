@@ -3,7 +3,7 @@
 
 use super::rows::{How, Rows, in_blocks};
 use super::shared_periods;
-use crate::field::{Coords, Field, GradField, GridAxis, canonical};
+use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -101,7 +101,7 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -244,7 +244,7 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
     crate::sources::dynamic::erased_grad_runs!();
     /// `∇a + ∇b`, `∇a·b + a·∇b`, or the gradient of the input `min`/`max` takes.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,

@@ -4,7 +4,7 @@
 
 use super::rows::{How, Rows};
 use super::{clamp, finite, invalid};
-use crate::field::{Coords, Field, GradField, GridAxis, canonical};
+use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -404,7 +404,7 @@ impl<N: Source> Field for Map<N> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
         s: S,
@@ -510,7 +510,7 @@ impl<N: Source + GradField> GradField for Map<N> {
     crate::sources::dynamic::erased_grad_runs!();
     /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
         s: S,
