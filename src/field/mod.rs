@@ -77,8 +77,8 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     /// `inputs[..][i]`, stored into `out[i]`, `out.len()` a multiple of
     /// `LANES` and each input as long. A field may run its pack inlined in
     /// the loop, reading and writing the memory part by part, instead of
-    /// calling a shared copy of [`Field::eval`] per pack, and choose its
-    /// kind of pack once for the loop.
+    /// calling a shared copy of [`Field::eval`] per pack, and choose how
+    /// its packs run once for the loop.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn fill_packs<S: Simd, T: Input, const D: usize>(
         &self,
