@@ -101,8 +101,8 @@ pub(crate) fn sin<S: Simd>(s: S, x: S::F) -> S::F {
 /// `fade(t)` for `t ∈ [0, 1]`, in [0, 1]: a lerp with it is a convex
 /// combination, so value noise stays in [−1, 1].
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn fade<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
-    match kind {
+pub(crate) fn faded<S: Simd, V: Lanes<S>>(s: S, fade: Fade, t: V) -> V {
+    match fade {
         Fade::Quintic => {
             let t3 = t * t * t;
             // Near t = 1 the Horner form cancels (t(6t − 15) ≈ −9, + 10) and
@@ -123,10 +123,10 @@ pub(crate) fn fade<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
     }
 }
 
-/// `fade′(t)`, the slope of the curve, for `t ∈ [0, 1]`.
+/// `fade′(t)`, the slope of the fade, for `t ∈ [0, 1]`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn fade_slope<S: Simd, V: Lanes<S>>(s: S, kind: Fade, t: V) -> V {
-    match kind {
+pub(crate) fn fade_slope<S: Simd, V: Lanes<S>>(s: S, fade: Fade, t: V) -> V {
+    match fade {
         Fade::Quintic => {
             t * t * (t * (t * V::splat(s, 30.0) - V::splat(s, 60.0)) + V::splat(s, 30.0))
         }

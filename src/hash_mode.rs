@@ -12,10 +12,10 @@ use std::str::FromStr;
 /// - `Permutation` (`permuted(seed)`, `reference()`): Ken Perlin's chain of
 ///   lookups in a 256-entry permutation. Repeats every 256 cells; kept
 ///   bit for bit for Ken's reference and for worlds stored before the
-///   full-coordinate hash became the default.
+///   coordinates mode became the default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum HashMode {
-    /// The full-coordinate hash (the default).
+    /// The coordinates mode (the default).
     #[default]
     Coordinates,
     /// Ken Perlin's permutation table.

@@ -28,13 +28,13 @@ pub enum Level {
     /// Always available.
     Portable,
     /// aarch64 NEON (Advanced SIMD), 4 lanes, `std::arch` intrinsics; 16
-    /// points per kernel step, permutation lookups with `tbl` over four
+    /// points per kernel pack, permutation lookups with `tbl` over four
     /// 64-byte tables.
     Neon,
     /// x86_64 AVX2, 8 lanes, `std::arch` intrinsics; 32 points per kernel
-    /// step with hashes in byte lanes, permutation lookups by a `vpshufb` tree.
+    /// pack with hashes in byte lanes, permutation lookups by a `vpshufb` tree.
     Avx2,
-    /// x86_64 AVX-512 F + BW + VBMI, 16 lanes, 64 points per kernel step; the
+    /// x86_64 AVX-512 F + BW + VBMI, 16 lanes, 64 points per kernel pack; the
     /// permutation lives in four registers and is read with `vpermi2b`.
     Avx512,
 }
@@ -96,7 +96,7 @@ impl Level {
         available_bits() & 1 << self as u8 != 0
     }
 
-    /// `f32` lanes of one vector register at this level (a kernel step may
+    /// `f32` lanes of one vector register at this level (a kernel pack may
     /// cover several registers: 16 points for NEON, 32 for AVX2, 64 for
     /// AVX-512).
     pub fn lanes(self) -> usize {

@@ -28,7 +28,7 @@
 //! # Semantics
 //!
 //! In the permutation mode ([`Perlin::reference`], [`Perlin::permuted`]); the
-//! default full-coordinate hash ([`HashMode`]) has its own gradients and
+//! default coordinates mode ([`HashMode`]) has its own gradients and
 //! bounds ([`Source::bounds`]), is 0 at lattice points too, and neither
 //! repeats every 256 cells nor makes 2D a slice of 3D.
 //!
@@ -39,7 +39,7 @@
 //!   as values (a zero's sign may differ).
 //! - **1D** has slopes ±0.25, ±0.5, …, ±2 at the integers (never 0), chosen
 //!   by `P[X] mod 16`.
-//! - **4D** hashes through four permutation steps and uses the 32 edge
+//! - **4D** hashes through four permutation lookups and uses the 32 edge
 //!   gradients of the hypercube, with the quintic fade.
 //! - Every dimension is exactly 0 (±0) at every integer lattice point.
 //! - **Range** (measured by search, tested in `suite/tests/semantics.rs`): |noise 1D| ≤ 1

@@ -13,7 +13,7 @@ const THREADS: usize = 16;
 
 #[test]
 fn first_calls_from_many_threads_agree() {
-    // Inputs are built without the crate: 4099 points (whole steps of every
+    // Inputs are built without the crate: 4099 points (whole packs of every
     // level and a tail), lattice points, NaN and huge values among them.
     let n = 4099;
     let xs: Arc<Vec<f32>> = Arc::new((0..n).map(|i| i as f32 * 0.173 - 300.0).collect());

@@ -83,7 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             out.len()
         }
         "grid3" | "grid3-coarse" => {
-            // Coarse: one cell per sample, rows of whole steps of stage 2.
+            // Coarse: one cell per sample, rows of whole packs of stage 2.
             let step = if job == "grid3" { 0.02 } else { 1.0 };
             let grid = Grid3::new([0.0; 3], [step; 3], [64, 64, 64]);
             let mut out = vec![0.0f32; grid.check()?];

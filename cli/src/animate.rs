@@ -12,7 +12,7 @@
 
 use crate::Failure;
 use crate::args::AnimateArgs;
-use crate::field::{Field, Lattice};
+use crate::field::{SampleGrid, SampledField};
 use crate::gif_stream::GifStream;
 use crate::output::Output;
 use crate::palette::{Palette, Scale};
@@ -62,7 +62,7 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
     crate::output::check_name(&args.output, &target, "animate", "a GIF", &["gif"])?;
     let f = args.frequency.unwrap_or(DEFAULT_FREQUENCY);
     let grid = Grid3::new([x0, y0, z0], [f, f, time_step], [w, h, frames]);
-    let field = Field::new(source, Lattice::D3(grid))?;
+    let field = SampledField::new(source, SampleGrid::D3(grid))?;
     let palette = args.palette.unwrap_or(Palette::Clouds);
 
     // Arguments are checked; the output is opened before any work.

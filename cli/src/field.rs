@@ -49,7 +49,7 @@ pub const DEFAULT_FREQUENCY: f64 = 1.0 / 128.0;
 
 /// The grid of a field.
 #[derive(Debug, Clone, Copy)]
-pub enum Lattice {
+pub enum SampleGrid {
     /// A picture: `[nx, ny]`.
     D2(Grid2),
     /// A volume: `[nx, ny, nz]`, or frames along z.
@@ -58,17 +58,17 @@ pub enum Lattice {
 
 /// A source and the grid it is sampled on.
 #[derive(Debug, Clone)]
-pub struct Field {
+pub struct SampledField {
     /// The noise.
     pub source: DynSource,
     /// Where it is sampled.
-    pub lattice: Lattice,
+    pub grid: SampleGrid,
 }
 
-impl Field {
+impl SampledField {
     /// The field `args` describe.
     /// Checks every option against the others.
-    pub fn from_args(args: &FieldArgs) -> Result<Field, Failure> {
+    pub fn from_args(args: &FieldArgs) -> Result<SampledField, Failure> {
         let size = &args.size.0;
         let dims = size.len();
         let origin = args.origin.clone().map_or(vec![0.0; dims], |c| c.0);
@@ -135,8 +135,8 @@ impl Field {
             }
         };
         let world = |a: usize| first[a] + size[a];
-        let lattice = match dims {
-            2 => Lattice::D2(
+        let grid = match dims {
+            2 => SampleGrid::D2(
                 Grid2::new(
                     [origin[0], origin[1]],
                     [step[0], step[1]],
@@ -144,7 +144,7 @@ impl Field {
                 )
                 .window([first[0], first[1]], [size[0], size[1]])?,
             ),
-            _ => Lattice::D3(
+            _ => SampleGrid::D3(
                 Grid3::new(
                     [origin[0], origin[1], origin[2]],
                     [step[0], step[1], step[2]],
@@ -153,7 +153,7 @@ impl Field {
                 .window([first[0], first[1], first[2]], [size[0], size[1], size[2]])?,
             ),
         };
-        Field::new(source, lattice)
+        SampledField::new(source, grid)
     }
 
     /// An interval that holds every value of the field: the source's
@@ -162,23 +162,23 @@ impl Field {
         self.source.bounds(self.size().len())
     }
 
-    /// `source` on `lattice`, after checking that the grid can be filled
+    /// `source` on `grid`, after checking that the grid can be filled
     /// (finite sample positions, sizes within [`check_size`]'s limits).
-    pub fn new(source: DynSource, lattice: Lattice) -> Result<Field, Failure> {
-        match &lattice {
-            Lattice::D2(g) => g.check()?,
-            Lattice::D3(g) => g.check()?,
+    pub fn new(source: DynSource, grid: SampleGrid) -> Result<SampledField, Failure> {
+        match &grid {
+            SampleGrid::D2(g) => g.check()?,
+            SampleGrid::D3(g) => g.check()?,
         };
-        let field = Field { source, lattice };
+        let field = SampledField { source, grid };
         check_size(&field.size()).map_err(Failure::Usage)?;
         Ok(field)
     }
 
     /// Samples per axis, x first.
     pub fn size(&self) -> Vec<usize> {
-        match &self.lattice {
-            Lattice::D2(g) => g.size().to_vec(),
-            Lattice::D3(g) => g.size().to_vec(),
+        match &self.grid {
+            SampleGrid::D2(g) => g.size().to_vec(),
+            SampleGrid::D3(g) => g.size().to_vec(),
         }
     }
 
@@ -194,9 +194,9 @@ impl Field {
 
     /// Rows in one index of the slowest axis: 1 in 2D, `ny` in 3D.
     pub fn rows_per_slab(&self) -> usize {
-        match &self.lattice {
-            Lattice::D2(_) => 1,
-            Lattice::D3(g) => g.size()[1],
+        match &self.grid {
+            SampleGrid::D2(_) => 1,
+            SampleGrid::D3(g) => g.size()[1],
         }
     }
 
@@ -207,9 +207,9 @@ impl Field {
         if slabs.start < slabs.end && slabs.end <= n {
             return Ok(());
         }
-        let axis = match self.lattice {
-            Lattice::D2(_) => "rows (y)",
-            Lattice::D3(_) => "slices (z)",
+        let axis = match self.grid {
+            SampleGrid::D2(_) => "rows (y)",
+            SampleGrid::D3(_) => "slices (z)",
         };
         Err(Failure::usage(format!(
             "--rows {}..{} is outside the field, which has {n} {axis}: 0..{n}",
@@ -253,7 +253,7 @@ impl Field {
         })
     }
 
-    /// [`Field::fill_rows`] for rows wider than [`WINDOW_WIDTH`], several of
+    /// [`SampledField::fill_rows`] for rows wider than [`WINDOW_WIDTH`], several of
     /// them: windows of at most that width and every row of the band, so a
     /// window's setup of its x samples (per octave, some 245 instructions
     /// each) is shared by all those rows instead of made again for each;
@@ -294,22 +294,22 @@ impl Field {
         out: Planes<'_>,
         parallel: bool,
     ) -> Result<(), Failure> {
-        match (&self.lattice, out.gradient) {
-            (Lattice::D2(g), None) => {
+        match (&self.grid, out.gradient) {
+            (SampleGrid::D2(g), None) => {
                 let window = g.window([x0, first_row], [width, rows])?;
                 source::fill_grid(&self.source, &window, out.values, parallel)?;
             }
-            (Lattice::D2(g), Some([dx, dy])) => {
+            (SampleGrid::D2(g), Some([dx, dy])) => {
                 let window = g.window([x0, first_row], [width, rows])?;
                 source::fill_grid_grad(&self.source, &window, out.values, [dx, dy], parallel)?;
             }
-            (Lattice::D3(g), None) => {
+            (SampleGrid::D3(g), None) => {
                 let [_, ny, _] = g.size();
                 let (k, j) = (first_row / ny, first_row % ny);
                 let window = g.window([x0, j, k], [width, rows, 1])?;
                 source::fill_grid(&self.source, &window, out.values, parallel)?;
             }
-            (Lattice::D3(_), Some(_)) => {
+            (SampleGrid::D3(_), Some(_)) => {
                 return Err(Failure::usage(
                     "derivatives (a normal map) are for 2D fields, not volumes",
                 ));
@@ -330,7 +330,7 @@ impl Field {
         self.for_each_band_with(slabs, progress, false, |band| visit(band.values))
     }
 
-    /// [`Field::for_each_band`] with each band's derivatives along x and y
+    /// [`SampledField::for_each_band`] with each band's derivatives along x and y
     /// when `gradient` (a 2D field of a differentiable source: the
     /// library's `fill_grid2_grad`); three planes of [`BAND_SAMPLES`] then.
     pub fn for_each_band_with(

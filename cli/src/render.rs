@@ -19,7 +19,7 @@
 
 use crate::Failure;
 use crate::args::RenderArgs;
-use crate::field::{Field, Lattice};
+use crate::field::{SampleGrid, SampledField};
 use crate::output::{Encoding, Format, Layout, Output, Pixels, Target, encode};
 use crate::palette::{Palette, Scale};
 use crate::progress::Progress;
@@ -32,7 +32,7 @@ pub const EXR_MAX_PARTS: usize = 4096;
 
 /// Runs `noisefield render`.
 pub fn run(args: RenderArgs) -> Result<(), Failure> {
-    let field = Field::from_args(&args.field)?;
+    let field = SampledField::from_args(&args.field)?;
     let target = match &args.output {
         Some(path) => Some(Target::check(path)?),
         None => None,
@@ -66,7 +66,7 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
             }
         },
     };
-    let volume = matches!(field.lattice, Lattice::D3(_));
+    let volume = matches!(field.grid, SampleGrid::D3(_));
     if volume && matches!(format, Format::R16 | Format::Normal) {
         return Err(Failure::usage(format!(
             "--format {} writes a 2D map, and --size {} is a 3D volume: give WxH, \
@@ -153,13 +153,13 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
     };
     let layout = || {
         let size = field.size();
-        match field.lattice {
-            Lattice::D2(_) => Layout {
+        match field.grid {
+            SampleGrid::D2(_) => Layout {
                 width: nx,
                 height: rows,
                 slices: None,
             },
-            Lattice::D3(_) => Layout {
+            SampleGrid::D3(_) => Layout {
                 width: nx,
                 height: size[1],
                 slices: Some(slabs.clone()),
@@ -202,10 +202,10 @@ pub fn run(args: RenderArgs) -> Result<(), Failure> {
     drop(progress);
 
     let size: Vec<String> = field.size().iter().map(|n| n.to_string()).collect();
-    let band = match (&args.rows, field.lattice) {
+    let band = match (&args.rows, field.grid) {
         (None, _) => String::new(),
-        (Some(r), Lattice::D2(_)) => format!(", rows {}..{}", r.start, r.end),
-        (Some(r), Lattice::D3(_)) => format!(", slices {}..{}", r.start, r.end),
+        (Some(r), SampleGrid::D2(_)) => format!(", rows {}..{}", r.start, r.end),
+        (Some(r), SampleGrid::D3(_)) => format!(", slices {}..{}", r.start, r.end),
     };
     let tile = match &args.field.tile {
         Some(t) => format!(

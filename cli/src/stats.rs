@@ -11,7 +11,7 @@
 
 use crate::Failure;
 use crate::args::StatsArgs;
-use crate::field::Field;
+use crate::field::SampledField;
 use crate::output::{Output, Target, check_distinct, check_name};
 use crate::progress::Progress;
 use std::io::Write;
@@ -102,7 +102,7 @@ impl Histogram {
 
 /// Runs `noisefield stats`.
 pub fn run(args: StatsArgs) -> Result<(), Failure> {
-    let field = Field::from_args(&args.field)?;
+    let field = SampledField::from_args(&args.field)?;
     // The files are checked and opened before any work.
     if crate::stdout_closed() {
         return Err(Failure::Io(

@@ -896,7 +896,7 @@ fn animate_writes_frames_and_loop_closes_the_cycle_without_a_jump() {
     let (w, h, looped) = decode_gif(&dir.path().join("loop.gif"));
     assert_eq!((w, h, looped.len()), (40, 30, 48));
     // Frame 0 is the library's 3D z = 0 slice under the documented gray
-    // mapping. (With the full-coordinate hash, 2D noise has its own gradients
+    // mapping. (With the coordinates mode, 2D noise has its own gradients
     // and is not that slice.)
     let slice = library3(&Perlin::new(0), Grid3::new([0.0; 3], [0.1; 3], [40, 30, 1]));
     let gray: Vec<u8> = slice

@@ -50,7 +50,7 @@ fn check(data: &[u8]) {
             *s = byte(data, 2 + k);
         }
         let seed = u64::from_le_bytes(seed);
-        // Odd: the full-coordinate hash; even: a seeded permutation.
+        // Odd: the coordinates mode; even: a seeded permutation.
         if byte(data, 1) & 1 == 1 {
             Perlin::new(seed)
         } else {

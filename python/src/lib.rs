@@ -658,7 +658,7 @@ struct Core {
 enum Origin {
     /// A lattice noise, kept as its own type: the library's fractals take
     /// it as that, so that they run their own compiled path (not a call
-    /// into a [`DynSource`] per kernel step).
+    /// into a [`DynSource`] per kernel pack).
     Perlin(Perlin),
     /// A value noise, as [`Origin::Perlin`].
     Value(Value),

@@ -1,16 +1,16 @@
-//! The coordinate steps a field is evaluated on ([`Coords`]: `f32` vectors,
-//! [`F32Coords`], or per-lane `f64`, [`F64Coords`]), a step stored per lane
-//! ([`Lanes`]), grid axes as fields see them ([`GridAxis`]), and the stage-1
-//! helpers that turn a step's coordinates into kernel axes.
+//! The coordinate packs a field is evaluated on ([`PointPack`]: `f32` vectors,
+//! [`F32Pack`], or per-lane `f64`, [`F64Pack`]), a pack stored per lane
+//! ([`LaneArrays`]), grid axes as fields see them ([`GridAxis`]), and the stage-1
+//! helpers that turn a pack's coordinates into kernel axes.
 
 use crate::Fade;
 use crate::kernel::{
-    Axis, LatticeHash, axis, centre_in_period, centre_step_in_period, stage1, staged_axis,
+    Axis, HashModeKernel, axis, centre_in_period, centre_pack_in_period, stage1, staged_axis,
 };
 use crate::simd::{MAX_LANES, Simd};
 
-/// A step of `S::LANES` points in `D` dimensions, as a field receives it.
-pub trait Coords<S: Simd, const D: usize>: Copy {
+/// A pack of `S::LANES` points in `D` dimensions, as a field receives it.
+pub trait PointPack<S: Simd, const D: usize>: Copy {
     /// `c · scale + offset[axis]` on every axis (an octave's coordinates),
     /// in this representation's precision.
     fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self;
@@ -21,11 +21,11 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// Stage 1 on every axis for hash mode `H`; `periods` (cells, per
     /// axis) when periodic; `fresh` for stage 2 with `FRESH` (see
     /// [`Axis::new`]).
-    fn axes<H: LatticeHash>(
+    fn axes<H: HashModeKernel>(
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
-        curve: Fade,
+        fade: Fade,
         fresh: bool,
     ) -> [Axis<S, H>; D];
     /// The x coordinates as `f32`.
@@ -40,20 +40,20 @@ pub trait Coords<S: Simd, const D: usize>: Copy {
     /// `c + amplitude · by[axis]` on every axis (a domain warp), in this
     /// representation's precision (`f32` vectors; per lane in `f64`, where
     /// `amplitude · by` is the exact product of the two `f32`s), clamped
-    /// to the finite range like [`Coords::affine`].
+    /// to the finite range like [`PointPack::affine`].
     fn displaced(&self, s: S, amplitude: f32, by: &[S::F; D]) -> Self;
     /// Every lane's coordinates in `f64`, per axis: `f32` lanes widened
     /// (exactly), `f64` lanes as they are; entries past `S::LANES` are 0.
     /// What a user's noise (`Custom`) is called with.
     fn lanes_f64(&self, s: S) -> [[f64; MAX_LANES]; D];
-    /// The step's coordinates per lane (the first `S::LANES` of each
+    /// The pack's coordinates per lane (the first `S::LANES` of each
     /// axis), in this representation's precision: what a run-time source
     /// receives across its virtual call.
-    fn lanes(&self, s: S) -> Lanes<D>;
+    fn lane_arrays(&self, s: S) -> LaneArrays<D>;
 }
 
-/// A step of coordinates stored per lane (see [`Coords::lanes`]).
-pub enum Lanes<const D: usize> {
+/// A pack of coordinates stored per lane (see [`PointPack::lane_arrays`]).
+pub enum LaneArrays<const D: usize> {
     F32([[f32; MAX_LANES]; D]),
     F64([[f64; MAX_LANES]; D]),
 }
@@ -75,24 +75,24 @@ fn stage1_lane<S: Simd>(c: f64, period: u64) -> (u32, u32, f32) {
 }
 
 /// Stage 1 in `f32` with period `period` on this axis: in vectors where the
-/// hash mode can ([`LatticeHash::periodic_cells`]), else per point in `f64`
+/// hash mode can ([`HashModeKernel::periodic_cells`]), else per point in `f64`
 /// (exact for any period). Both give the cells [`stage1`] gives, and the
 /// offset `c − floor(c)` is exact in `f32`, so the paths agree bit for bit.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn periodic_axis<S: Simd, H: LatticeHash>(
+fn periodic_axis<S: Simd, H: HashModeKernel>(
     s: S,
     c: S::F,
     period: u64,
-    curve: Fade,
+    fade: Fade,
     fresh: bool,
 ) -> Axis<S, H> {
     if period == H::NATURAL_PERIOD {
         // An axis left unperiodic.
-        return axis(s, c, curve, fresh);
+        return axis(s, c, fade, fresh);
     }
     let floor = s.floor(c);
     if let Some(cells) = H::periodic_cells(s, floor, period) {
-        return Axis::new(s, cells, c - floor, curve, fresh);
+        return Axis::new(s, cells, c - floor, fade, fresh);
     }
     let mut lanes = [0.0f32; MAX_LANES];
     let (mut c0, mut c1, mut t0) = ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
@@ -100,11 +100,11 @@ fn periodic_axis<S: Simd, H: LatticeHash>(
     for i in 0..S::LANES {
         (c0[i], c1[i], t0[i]) = stage1_lane::<S>(f64::from(lanes[i]), period);
     }
-    staged_axis(s, &c0, &c1, &t0, curve, fresh)
+    staged_axis(s, &c0, &c1, &t0, fade, fresh)
 }
 
-/// [`centre_in_period`] of each lane in `f64`: the path of steps
-/// [`centre_step_in_period`] leaves (far lanes, NaN, ±inf, huge periods).
+/// [`centre_in_period`] of each lane in `f64`: the path of packs
+/// [`centre_pack_in_period`] leaves (far lanes, NaN, ±inf, huge periods).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn centre_lanes_in_period<S: Simd>(s: S, c: S::F, period: u64) -> S::F {
     /// Plain scalar code, kept out of line: it is the rare path.
@@ -126,9 +126,9 @@ fn centre_lanes_in_period<S: Simd>(s: S, c: S::F, period: u64) -> S::F {
 /// Coordinates as `f32` vectors: stage 1 in vector `f32` (periodic too,
 /// where the hash mode can).
 #[derive(Clone, Copy)]
-pub struct F32Coords<S: Simd, const D: usize>(pub [S::F; D]);
+pub struct F32Pack<S: Simd, const D: usize>(pub [S::F; D]);
 
-impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
+impl<S: Simd, const D: usize> PointPack<S, D> for F32Pack<S, D> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn affine(&self, s: S, scale: f64, offset: &[f64; 4]) -> Self {
         let f = s.splat(scale as f32);
@@ -142,7 +142,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
             // octave 0, which makes the fold NaN.
             c[d] = s.max(lo, s.min(hi, c[d] * f + s.splat(offset[d] as f32)));
         }
-        F32Coords(c)
+        F32Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -154,7 +154,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
             // Finite stays finite, NaN stays NaN (see `affine`).
             c[d] = s.max(lo, s.min(hi, c[d] + a * by[d]));
         }
-        F32Coords(c)
+        F32Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -162,29 +162,29 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
         let mut c = self.0;
         for (c, period) in c.iter_mut().zip(periods) {
             if let Some(period) = *period {
-                *c = match centre_step_in_period(s, *c, period) {
+                *c = match centre_pack_in_period(s, *c, period) {
                     Some(centred) => centred,
                     None => centre_lanes_in_period(s, *c, period),
                 };
             }
         }
-        F32Coords(c)
+        F32Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[allow(clippy::needless_range_loop)] // several per-axis arrays
-    fn axes<H: LatticeHash>(
+    fn axes<H: HashModeKernel>(
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
-        curve: Fade,
+        fade: Fade,
         fresh: bool,
     ) -> [Axis<S, H>; D] {
         match periods {
             None => {
-                let mut axes = [axis::<S, H>(s, self.0[0], curve, fresh); D];
+                let mut axes = [axis::<S, H>(s, self.0[0], fade, fresh); D];
                 for d in 1..D {
-                    axes[d] = axis(s, self.0[d], curve, fresh);
+                    axes[d] = axis(s, self.0[d], fade, fresh);
                 }
                 axes
             }
@@ -192,15 +192,15 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
                 // Unrolled by hand: as a loop (its body too large for the
                 // optimiser to unroll), every axis went through memory and
                 // periodic `fill3` cost 1.47× plain noise; unrolled, 1.25×.
-                let mut axes = [periodic_axis::<S, H>(s, self.0[0], periods[0], curve, fresh); D];
+                let mut axes = [periodic_axis::<S, H>(s, self.0[0], periods[0], fade, fresh); D];
                 if D > 1 {
-                    axes[1] = periodic_axis(s, self.0[1], periods[1], curve, fresh);
+                    axes[1] = periodic_axis(s, self.0[1], periods[1], fade, fresh);
                 }
                 if D > 2 {
-                    axes[2] = periodic_axis(s, self.0[2], periods[2], curve, fresh);
+                    axes[2] = periodic_axis(s, self.0[2], periods[2], fade, fresh);
                 }
                 if D > 3 {
-                    axes[3] = periodic_axis(s, self.0[3], periods[3], curve, fresh);
+                    axes[3] = periodic_axis(s, self.0[3], periods[3], fade, fresh);
                 }
                 axes
             }
@@ -218,12 +218,12 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn lanes(&self, s: S) -> Lanes<D> {
+    fn lane_arrays(&self, s: S) -> LaneArrays<D> {
         let mut lanes = [[0.0f32; MAX_LANES]; D];
         for (lanes, &c) in lanes.iter_mut().zip(&self.0) {
             s.store(c, &mut lanes[..S::LANES]);
         }
-        Lanes::F32(lanes)
+        LaneArrays::F32(lanes)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -243,19 +243,19 @@ impl<S: Simd, const D: usize> Coords<S, D> for F32Coords<S, D> {
 /// Coordinates as `f64` per lane: stage 1 per point in `f64` (exact far from
 /// the origin), then vectors.
 #[derive(Clone, Copy)]
-pub struct F64Coords<const D: usize>(pub [[f64; MAX_LANES]; D]);
+pub struct F64Pack<const D: usize>(pub [[f64; MAX_LANES]; D]);
 
-impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
+impl<S: Simd, const D: usize> PointPack<S, D> for F64Pack<D> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn affine(&self, _: S, scale: f64, offset: &[f64; 4]) -> Self {
         let mut c = self.0;
         for d in 0..D {
             for v in &mut c[d][..S::LANES] {
-                // Finite stays finite (see `F32Coords::affine`).
+                // Finite stays finite (see `F32Pack::affine`).
                 *v = (*v * scale + offset[d]).clamp(-f64::MAX, f64::MAX);
             }
         }
-        F64Coords(c)
+        F64Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -269,7 +269,7 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
                 *v = (*v + f64::from(amplitude) * f64::from(w)).clamp(-f64::MAX, f64::MAX);
             }
         }
-        F64Coords(c)
+        F64Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -282,25 +282,25 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
                 }
             }
         }
-        F64Coords(c)
+        F64Pack(c)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn axes<H: LatticeHash>(
+    fn axes<H: HashModeKernel>(
         &self,
         s: S,
         periods: Option<&[u64; 4]>,
-        curve: Fade,
+        fade: Fade,
         fresh: bool,
     ) -> [Axis<S, H>; D] {
         let (mut c0, mut c1, mut t0) = ([0u32; MAX_LANES], [0u32; MAX_LANES], [0.0f32; MAX_LANES]);
-        let mut axes = [axis::<S, H>(s, s.splat(0.0), curve, fresh); D];
+        let mut axes = [axis::<S, H>(s, s.splat(0.0), fade, fresh); D];
         for d in 0..D {
             let period = periods.map_or(H::NATURAL_PERIOD, |p| p[d]);
             for i in 0..S::LANES {
                 (c0[i], c1[i], t0[i]) = stage1_lane::<S>(self.0[d][i], period);
             }
-            axes[d] = staged_axis(s, &c0, &c1, &t0, curve, fresh);
+            axes[d] = staged_axis(s, &c0, &c1, &t0, fade, fresh);
         }
         axes
     }
@@ -315,8 +315,8 @@ impl<S: Simd, const D: usize> Coords<S, D> for F64Coords<D> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn lanes(&self, _: S) -> Lanes<D> {
-        Lanes::F64(self.0)
+    fn lane_arrays(&self, _: S) -> LaneArrays<D> {
+        LaneArrays::F64(self.0)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -335,7 +335,7 @@ pub struct GridAxis {
 
 impl GridAxis {
     /// The axis after an octave's `c · scale + offset` (computed in `f64`
-    /// exactly as [`F64Coords::affine`] computes it).
+    /// exactly as [`F64Pack::affine`] computes it).
     pub(crate) fn affine(&self, scale: f64, offset: f64) -> GridAxis {
         GridAxis {
             coords: self
@@ -348,7 +348,7 @@ impl GridAxis {
     }
 
     /// The axis with every coordinate moved by whole periods into
-    /// [−period/2, period/2), as [`F64Coords::centred`] moves it (the step,
+    /// [−period/2, period/2), as [`F64Pack::centred`] moves it (the step,
     /// which picks the row path, is kept).
     pub(crate) fn centred(&self, period: u64) -> GridAxis {
         GridAxis {

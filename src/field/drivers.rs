@@ -1,18 +1,18 @@
 //! The drivers that run any field over points and grids: the kernel jobs
-//! (`FillPoints`, `WholeSteps`, `FillPointsGrad`), the entry points behind
+//! (`FillPoints`, `WholePacks`, `FillPointsGrad`), the entry points behind
 //! `Source` and `Field::run` (`run`, `point`, `fill`, `fill_grid`, …) with
 //! their checks, and the row and step helpers the sources share.
 
 #[cfg(feature = "noise")]
-use super::F64Coords;
+use super::F64Pack;
 use super::{
-    F32Coords, Field, GradField, GradRequest, GradWork, GridAxis, Input, Points, Request, Work,
+    F32Pack, Field, GradField, GradRequest, GradWork, GridAxis, Input, Points, Request, Work,
 };
 use crate::error::check_lengths;
 use crate::grid::Grid;
-use crate::kernel::{Dims, Noise, store_step};
+use crate::kernel::{Dims, Noise, store_pack};
 use crate::simd::scalar::Scalar;
-use crate::simd::{Job, MAX_LANES, Simd, StepJob, dispatch};
+use crate::simd::{Job, MAX_LANES, OutlinedJob, Simd, dispatch};
 use crate::{Error, Level};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -56,7 +56,7 @@ where
         // zero-padded copies, by one outlined loop (one copy of the inlined
         // kernel; a loop that tested for the partial step had the optimiser
         // compile the kernel a second time for it).
-        let steps = WholeSteps {
+        let steps = WholePacks {
             field: self.field,
             r: &r,
             inputs,
@@ -75,7 +75,7 @@ where
             for (src, padded) in src.iter_mut().zip(&padded_in) {
                 *src = &padded[..n];
             }
-            s.outlined(WholeSteps {
+            s.outlined(WholePacks {
                 field: self.field,
                 r: &r,
                 inputs: src,
@@ -89,7 +89,7 @@ where
 
 /// [`FillPoints`]' loop over whole steps: `out.len()` a multiple of
 /// `LANES`, each input as long.
-struct WholeSteps<'a, F: Field + 'a, S: Simd, T, const D: usize> {
+struct WholePacks<'a, F: Field + 'a, S: Simd, T, const D: usize> {
     field: &'a F,
     r: &'a F::Ready<'a, S>,
     inputs: [&'a [T]; D],
@@ -97,7 +97,8 @@ struct WholeSteps<'a, F: Field + 'a, S: Simd, T, const D: usize> {
     period_scale: u64,
 }
 
-impl<'a, F: Field + 'a, S: Simd, T: Input, const D: usize> StepJob<S> for WholeSteps<'a, F, S, T, D>
+impl<'a, F: Field + 'a, S: Simd, T: Input, const D: usize> OutlinedJob<S>
+    for WholePacks<'a, F, S, T, D>
 where
     Noise: Dims<D>,
 {
@@ -106,7 +107,7 @@ where
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) {
         self.field
-            .fill_steps(self.r, s, &self.inputs, self.out, self.period_scale);
+            .fill_packs(self.r, s, &self.inputs, self.out, self.period_scale);
     }
 }
 
@@ -123,7 +124,7 @@ pub(crate) fn inputs_cut<'a, T, const D: usize>(inputs: &[&'a [T]; D], len: usiz
 
 /// Step `k` (`n` values from `k·n`) of each of `inputs`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn inputs_step<'a, T, const D: usize>(
+pub(crate) fn inputs_pack<'a, T, const D: usize>(
     inputs: &[&'a [T]; D],
     k: usize,
     n: usize,
@@ -164,9 +165,9 @@ where
             let len = dst.len();
             let c = T::load(s, &inputs, at, len);
             let (v, d) = field.eval_grad(&r, s, &c, 1);
-            store_step(s, v, dst);
+            store_pack(s, v, dst);
             for a in 0..D {
-                store_step(s, d[a], &mut grad[a][at..at + len]);
+                store_pack(s, d[a], &mut grad[a][at..at + len]);
             }
         }
     }
@@ -235,7 +236,7 @@ where
         return f32::NAN;
     }
     let s = Scalar;
-    f.eval(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
+    f.eval(&f.ready(s), s, &F32Pack::<Scalar, D>(c), 1)
 }
 
 /// One `f64` point through the scalar backend (`NaN` if the field is
@@ -254,7 +255,7 @@ where
     for (l, c) in lanes.iter_mut().zip(c) {
         l[0] = c;
     }
-    f.eval(&f.ready(s), s, &F64Coords(lanes), 1)
+    f.eval(&f.ready(s), s, &F64Pack(lanes), 1)
 }
 
 /// One point and its derivatives through the scalar backend.
@@ -266,7 +267,7 @@ where
         return (f32::NAN, [f32::NAN; D]);
     }
     let s = Scalar;
-    f.eval_grad(&f.ready(s), s, &F32Coords::<Scalar, D>(c), 1)
+    f.eval_grad(&f.ready(s), s, &F32Pack::<Scalar, D>(c), 1)
 }
 
 /// A batch of points at the field's level.

@@ -62,7 +62,7 @@ macro_rules! forward_field {
                 self.0.ready(s)
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+            fn eval<S: crate::simd::Simd, C: crate::field::PointPack<S, D>, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
                 s: S,
@@ -75,7 +75,7 @@ macro_rules! forward_field {
                 self.0.eval(r, s, c, period_scale)
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn fill_steps<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(
+            fn fill_packs<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
                 s: S,
@@ -85,7 +85,7 @@ macro_rules! forward_field {
             ) where
                 crate::kernel::Noise: crate::kernel::Dims<D>,
             {
-                self.0.fill_steps(r, s, inputs, out, period_scale)
+                self.0.fill_packs(r, s, inputs, out, period_scale)
             }
             crate::field::forward_settings!();
             fn plan<const D: usize>(
@@ -146,7 +146,7 @@ macro_rules! forward_grad_field {
             }
 
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval_grad<S: crate::simd::Simd, C: crate::field::Coords<S, D>, const D: usize>(
+            fn eval_grad<S: crate::simd::Simd, C: crate::field::PointPack<S, D>, const D: usize>(
                 &self,
                 r: &Self::Ready<'_, S>,
                 s: S,

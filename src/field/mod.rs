@@ -1,9 +1,9 @@
 //! The kernel-side interface every noise source implements ([`Field`]), the
-//! coordinate steps it is evaluated on ([`Coords`]), and the jobs and
+//! coordinate packs it is evaluated on ([`PointPack`]), and the jobs and
 //! drivers that run any field over points and grids.
 //!
-//! A field is evaluated one kernel step at a time: `eval` receives a step of
-//! coordinates and returns a step of values. Lattice noises (`Perlin`,
+//! A field is evaluated one kernel pack at a time: `eval` receives a pack of
+//! coordinates and returns a pack of values. Lattice noises (`Perlin`,
 //! `Value`) run stage 1 and stage 2 on them; fractal combinators transform
 //! the coordinates per octave and call their source's `eval`, so a nested
 //! combination is one inlined loop inside one `#[target_feature]` shim, and
@@ -17,7 +17,7 @@
 //! The traits here are public but unnameable outside the crate: they are the
 //! sealed supertraits of [`crate::Source`] and [`crate::Differentiable`].
 //!
-//! The layer's files: `coords.rs` the coordinate steps and grid axes,
+//! The layer's files: `coords.rs` the coordinate packs and grid axes,
 //! `request.rs` the type-erased batch calls ([`Request`]), `drivers.rs` the
 //! jobs and drivers that run a field over points and grids, `forward.rs` the
 //! macros that implement these traits for newtypes.
@@ -27,11 +27,11 @@ mod drivers;
 mod forward;
 mod request;
 
-pub use coords::{Coords, F32Coords, F64Coords, GridAxis, Lanes};
+pub use coords::{F32Pack, F64Pack, GridAxis, LaneArrays, PointPack};
 #[cfg(feature = "noise")]
 pub(crate) use drivers::point_f64;
 pub(crate) use drivers::{
-    at_level, by_row_points, canonical, fill_grid, fill_rows_by_points, inputs_cut, inputs_step,
+    at_level, by_row_points, canonical, fill_grid, fill_rows_by_points, inputs_cut, inputs_pack,
     point, point_grad, run, run_grad,
 };
 pub(crate) use forward::{forward_field, forward_grad_field, forward_settings};
@@ -61,9 +61,9 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
 
     fn ready<S: Simd>(&self, s: S) -> Self::Ready<'_, S>;
 
-    /// The field at one step of points. `period_scale` multiplies the periods
+    /// The field at one pack of points. `period_scale` multiplies the periods
     /// of periodic lattices (fractal octaves of integer lacunarity).
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -73,14 +73,14 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     where
         Noise: Dims<D>;
 
-    /// The whole steps of a batch call (`fill`): the field at the points
+    /// The whole packs of a batch call (`fill`): the field at the points
     /// `inputs[..][i]`, stored into `out[i]`, `out.len()` a multiple of
-    /// `LANES` and each input as long. A field may run its step inlined in
+    /// `LANES` and each input as long. A field may run its pack inlined in
     /// the loop, reading and writing the memory part by part, instead of
-    /// calling a shared copy of [`Field::eval`] per step, and choose its
-    /// kind of step once for the loop.
+    /// calling a shared copy of [`Field::eval`] per pack, and choose how
+    /// its packs run once for the loop.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn fill_steps<S: Simd, T: Input, const D: usize>(
+    fn fill_packs<S: Simd, T: Input, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -149,14 +149,14 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
 /// A [`Field`] with analytic derivatives.
 pub trait GradField: Field {
     /// [`Field::Core`] with derivatives: what a boxed source's derivative
-    /// steps are compiled for (the field itself, or what a public newtype
+    /// packs are compiled for (the field itself, or what a public newtype
     /// wraps).
     type GradCore: GradField;
 
     fn grad_core(&self) -> &Self::GradCore;
 
-    /// The field and its derivative along each axis at one step of points.
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    /// The field and its derivative along each axis at one pack of points.
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -186,22 +186,22 @@ pub trait GradField: Field {
 
 /// A coordinate element type of the batch entry points.
 pub trait Input: Copy + Send + Sync {
-    type Step<S: Simd, const D: usize>: Coords<S, D>;
-    /// The padding of a last partial step.
+    type Pack<S: Simd, const D: usize>: PointPack<S, D>;
+    /// The padding of a last partial pack.
     const ZERO: Self;
-    /// The step's inputs as `f32` slices, when they are `f32`.
+    /// The pack's inputs as `f32` slices, when they are `f32`.
     fn f32_slices<'a, const D: usize>(src: &[&'a [Self]; D]) -> Option<[&'a [f32]; D]>;
-    /// The step of `len ≤ LANES` points at `at` (padding lanes at 0).
+    /// The pack of `len ≤ LANES` points at `at` (padding lanes at 0).
     fn load<S: Simd, const D: usize>(
         s: S,
         inputs: &[&[Self]; D],
         at: usize,
         len: usize,
-    ) -> Self::Step<S, D>;
+    ) -> Self::Pack<S, D>;
 }
 
 impl Input for f32 {
-    type Step<S: Simd, const D: usize> = F32Coords<S, D>;
+    type Pack<S: Simd, const D: usize> = F32Pack<S, D>;
     const ZERO: f32 = 0.0;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn f32_slices<'a, const D: usize>(src: &[&'a [f32]; D]) -> Option<[&'a [f32]; D]> {
@@ -213,7 +213,7 @@ impl Input for f32 {
         inputs: &[&[f32]; D],
         at: usize,
         len: usize,
-    ) -> F32Coords<S, D> {
+    ) -> F32Pack<S, D> {
         let mut c = [s.splat(0.0); D];
         for d in 0..D {
             c[d] = if len == S::LANES {
@@ -224,12 +224,12 @@ impl Input for f32 {
                 s.load(&padded[..S::LANES])
             };
         }
-        F32Coords(c)
+        F32Pack(c)
     }
 }
 
 impl Input for f64 {
-    type Step<S: Simd, const D: usize> = F64Coords<D>;
+    type Pack<S: Simd, const D: usize> = F64Pack<D>;
     const ZERO: f64 = 0.0;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn f32_slices<'a, const D: usize>(_: &[&'a [f64]; D]) -> Option<[&'a [f32]; D]> {
@@ -241,11 +241,11 @@ impl Input for f64 {
         inputs: &[&[f64]; D],
         at: usize,
         len: usize,
-    ) -> F64Coords<D> {
+    ) -> F64Pack<D> {
         let mut c = [[0.0f64; MAX_LANES]; D];
         for d in 0..D {
             c[d][..len].copy_from_slice(&inputs[d][at..at + len]);
         }
-        F64Coords(c)
+        F64Pack(c)
     }
 }

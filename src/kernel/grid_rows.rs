@@ -1,12 +1,13 @@
 //! Grid rows from per-axis stage-1 samples ([`AxisSamples`],
-//! [`FillGridRows`]), the hash mode a job picks once ([`Hashing`]), and the
+//! [`FillGridRows`]), the hash mode a job picks once ([`HashModeRef`]), and the
 //! padded step loads and stores the batch and row jobs share.
 
 use super::{
-    Axis, CoordinateHash, Dims, Kind, LatticeHash, Noise, PermutationHash, stage1, staged_axis,
+    Axis, CoordinatesMode, Corners, Dims, HashModeKernel, Noise, PermutationMode, stage1,
+    staged_axis,
 };
 use crate::Fade;
-use crate::fade::fade;
+use crate::fade::faded;
 use crate::simd::{Job, MAX_LANES, PermTable, Simd};
 
 /// Loads `src[at..at + LANES]`, zero-padded past its end (or zeros when
@@ -26,7 +27,7 @@ pub(crate) fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
 /// Stores a step into `dst`: `LANES` values, or fewer for the last, partial
 /// step (through a padded buffer).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn store_step<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
+pub(crate) fn store_pack<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
     if dst.len() == S::LANES {
         s.store(v, dst);
     } else {
@@ -38,28 +39,28 @@ pub(crate) fn store_step<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
 }
 
 /// How a lattice hashes its corners, as a kernel job receives it: the mode
-/// is chosen once per job ([`Hashing::run`]), never per point.
+/// is chosen once per job ([`HashModeRef::run`]), never per point.
 #[derive(Clone, Copy)]
-pub(crate) enum Hashing<'a> {
-    /// Ken's permutation chain ([`PermutationHash`]).
-    Table(&'a PermTable),
-    /// The full-coordinate hash with this seed key ([`CoordinateHash`]).
+pub(crate) enum HashModeRef<'a> {
+    /// Ken's permutation chain ([`PermutationMode`]).
+    Permutation(&'a PermTable),
+    /// The full-coordinate hash with this seed key ([`CoordinatesMode`]).
     Coordinates(u32),
 }
 
 /// Code that runs with a hash mode and its loaded state.
-pub(crate) trait WithHash<S: Simd> {
+pub(crate) trait WithHashMode<S: Simd> {
     type Output;
-    fn run<H: LatticeHash>(self, s: S, r: &H::Ready<'_, S>) -> Self::Output;
+    fn run<H: HashModeKernel>(self, s: S, r: &H::Ready<'_, S>) -> Self::Output;
 }
 
-impl Hashing<'_> {
-    /// Runs `f` with this mode's [`LatticeHash`] type and loaded state.
+impl HashModeRef<'_> {
+    /// Runs `f` with this mode's [`HashModeKernel`] type and loaded state.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn run<S: Simd, W: WithHash<S>>(self, s: S, f: W) -> W::Output {
+    pub(crate) fn run<S: Simd, W: WithHashMode<S>>(self, s: S, f: W) -> W::Output {
         match self {
-            Hashing::Table(t) => f.run::<PermutationHash>(s, &s.perm_table(t)),
-            Hashing::Coordinates(seed) => f.run::<CoordinateHash>(s, &s.splat_u32(seed)),
+            HashModeRef::Permutation(t) => f.run::<PermutationMode>(s, &s.perm_table(t)),
+            HashModeRef::Coordinates(seed) => f.run::<CoordinatesMode>(s, &s.splat_u32(seed)),
         }
     }
 }
@@ -120,7 +121,7 @@ impl AxisSamples {
 
     /// Sample `i` as the same value on every lane.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn splat<S: Simd, H: LatticeHash>(&self, s: S, i: usize, curve: Fade) -> Axis<S, H> {
+    fn splat<S: Simd, H: HashModeKernel>(&self, s: S, i: usize, fade: Fade) -> Axis<S, H> {
         let t = s.splat(self.t0[i]);
         let (c0, c1) = H::splat_cells(s, self.c0[i], self.c1[i]);
         Axis {
@@ -128,7 +129,7 @@ impl AxisSamples {
             c1,
             t0: t,
             t1: t - s.splat(1.0),
-            fade: fade(s, curve, t),
+            fade: faded(s, fade, t),
         }
     }
 }
@@ -138,16 +139,16 @@ impl AxisSamples {
 /// Stage 2 sees the x axis from its samples and the other axes broadcast, so
 /// every sample is computed exactly as the `f64` point path computes it.
 pub(crate) struct FillGridRows<'a, K, const D: usize> {
-    pub(crate) hashing: Hashing<'a>,
-    pub(crate) curve: Fade,
+    pub(crate) hash_mode: HashModeRef<'a>,
+    pub(crate) fade: Fade,
     /// The corner kind (a zero-sized marker).
-    pub(crate) _kind: K,
+    pub(crate) _corners: K,
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) first_row: usize,
     pub(crate) out: &'a mut [f32],
 }
 
-impl<K: Kind, const D: usize> Job for FillGridRows<'_, K, D>
+impl<K: Corners, const D: usize> Job for FillGridRows<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -155,37 +156,37 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
-        self.hashing.run(s, self)
+        self.hash_mode.run(s, self)
     }
 }
 
-impl<K: Kind, S: Simd, const D: usize> WithHash<S> for FillGridRows<'_, K, D>
+impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillGridRows<'_, K, D>
 where
     Noise: Dims<D>,
 {
     type Output = ();
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn run<H: LatticeHash>(self, s: S, r: &H::Ready<'_, S>) {
-        let (axes, curve) = (self.axes, self.curve);
+    fn run<H: HashModeKernel>(self, s: S, r: &H::Ready<'_, S>) {
+        let (axes, fade) = (self.axes, self.fade);
         let (n, x) = (S::LANES, axes[0]);
         if x.len == 0 {
             return;
         }
         for (row_index, row) in self.out.chunks_exact_mut(x.len).enumerate() {
-            let mut all = [x.splat::<S, H>(s, 0, curve); D];
+            let mut all = [x.splat::<S, H>(s, 0, fade); D];
             let mut rest = self.first_row + row_index;
             for d in 1..D {
-                all[d] = axes[d].splat(s, rest % axes[d].len, curve);
+                all[d] = axes[d].splat(s, rest % axes[d].len, fade);
                 rest /= axes[d].len;
             }
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = k * n;
-                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], curve, false);
+                all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], fade, false);
                 // Inline: the call and the axes through memory cost a
                 // fractal grid's coarse octaves 8% (four-octave 2D fBm).
                 let v = Noise::eval::<S, K, H, false, false>(s, r, &all);
-                store_step(s, v, dst);
+                store_pack(s, v, dst);
             }
         }
     }

@@ -7,8 +7,8 @@
 //! and `rows::FillRowsByCells`) drive them over slices and grids.
 //!
 //! How corners are hashed and what a hash selects is the lattice's
-//! [`LatticeHash`] mode (`hash/`): the full-coordinate hash (the default)
-//! or Ken's permutation. With the permutation, for one step of `S::LANES`
+//! hash mode ([`HashModeKernel`], `hash/`): the coordinates mode (the default)
+//! or the permutation mode (Ken's). With the permutation, for one pack of `S::LANES`
 //! points, `noise3` is Ken Perlin's 2002 improved noise:
 //!
 //! ```text
@@ -23,19 +23,19 @@
 //! lerp(t, a, b) = a + t·(b − a)
 //! ```
 //!
-//! 1D takes one permutation step; 2D is 3D's z = 0 slice (three steps, the
-//! last adding Z = 0); 4D takes four. The full-coordinate hash replaces the
+//! 1D takes one permutation lookup; 2D is 3D's z = 0 slice (three lookups, the
+//! last adding Z = 0); 4D takes four. The coordinates mode replaces the
 //! chain by a hash of each corner's 32-bit cells and the gradients by sets
 //! with no zero component; the lerps are the same.
 //! Every operation and its order is fixed here, so every backend produces the
 //! same bits; the final NaN is made canonical.
 //!
-//! The `fill` drivers run the kernel over whole steps and then once more over
-//! a zero-padded copy of the last partial step, so tail points are computed by
+//! The `fill` drivers run the kernel over whole packs and then once more over
+//! a zero-padded copy of the last partial pack, so tail points are computed by
 //! exactly the same code as the rest.
 //!
 //! The files, one job each: `axis.rs` stage 1's result per axis ([`Axis`])
-//! and per part, `kind.rs` what a corner holds ([`Kind`]), `stage2.rs` the
+//! and per part, `corners.rs` what a corner holds ([`Corners`]), `stage2.rs` the
 //! blend of the corners (`noiseN_axes`, [`Dims`]), `parts.rs` both stages
 //! part by part for the default lattice, `period.rs` stage 1 in `f64` and
 //! periods, `grid_rows.rs` grid rows from per-axis samples, `rows.rs` fine
@@ -43,9 +43,9 @@
 //! the trait, each mode, their gradient tables and periodic cells).
 
 mod axis;
+mod corners;
 mod grid_rows;
 mod hash;
-mod kind;
 mod parts;
 mod period;
 mod rows;
@@ -53,15 +53,17 @@ mod stage2;
 
 pub use axis::Axis;
 pub(crate) use axis::{axis, staged_axis};
-pub(crate) use grid_rows::{AxisSamples, FillGridRows, Hashing, WithHash, load_padded, store_step};
+pub use corners::{Corners, GradientCorners, ValueCorners};
+pub(crate) use grid_rows::{
+    AxisSamples, FillGridRows, HashModeRef, WithHashMode, load_padded, store_pack,
+};
 pub(crate) use hash::{
-    CoordinateHash, LatticeHash, NaturalCells, PartCells, PeriodicCells, PermutationHash,
+    CoordinatesMode, HashModeKernel, NaturalCells, PartCells, PeriodicCells, PermutationMode,
     periodic_cells_f32,
 };
-pub use kind::{GradientKind, Kind, ValueKind};
 pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_out_of_range};
 use period::lattice_mod;
-pub(crate) use period::{centre_in_period, centre_step_in_period, stage1};
+pub(crate) use period::{centre_in_period, centre_pack_in_period, stage1};
 pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, RowAxis};
 pub use stage2::{Dims, Noise};
 pub(crate) use stage2::{stage2, stage2_grad};

@@ -1,33 +1,39 @@
 //! Stages 1 and 2 part by part for the default lattice ([`noise_parts`]):
-//! where a step's parts are read and written ([`PartsIo`]), and the points
+//! where a pack's parts are read and written ([`PartsIo`]), and the points
 //! out of the cells' range remade one by one afterwards
 //! ([`remake_lanes_out_of_range`]).
 
 use super::axis::fresh_part;
-use super::{CoordinateHash, Dims, Kind, Noise, PartCells, axis, for_each_part};
+use super::{CoordinatesMode, Corners, Dims, Noise, PartCells, axis, for_each_part};
 use crate::Fade;
 use crate::simd::Simd;
 use crate::simd::scalar::Scalar;
 
-/// Stages 1 and 2 part by part, for the default lattice (full-coordinate
-/// hash `lanes`, the seed key on every lane; quintic fade) at `f32`
+/// Stages 1 and 2 part by part, for the default lattice (coordinates
+/// mode, `lanes` its seed key on every lane; quintic fade) at `f32`
 /// coordinates, its cells made by `cells_of` (without a period or with
 /// one): each part's floor, cells, offsets, fades and hashes are made where
-/// they are used, so nothing of the step but the coordinates and the
-/// result goes through memory (stage 1 for the whole step first kept about
+/// they are used, so nothing of the pack but the coordinates and the
+/// result goes through memory (stage 1 for the whole pack first kept about
 /// 40 values of 3D noise alive across it). The same operations on the same
 /// lanes as [`axis`](fn@axis) (or `field::coords::periodic_axis`) then
 /// [`Dims::eval`] with `FRESH`, so the same bits.
 ///
 /// The lanes whose cells `cells_of` cannot make are folded into `check`
-/// (made by [`Simd::cells_check`], over any number of steps): while
+/// (made by [`Simd::cells_check`], over any number of packs): while
 /// [`Simd::cells_checked`] holds, every coordinate was finite and so is
 /// every result (no NaN to make canonical). Otherwise the caller remakes
-/// those lanes or steps another way ([`remake_lanes_out_of_range`] without
+/// those lanes or packs another way ([`remake_lanes_out_of_range`] without
 /// a period).
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(unused_assignments)] // the last part's `next` is made by no part
-pub(crate) fn noise_parts<S: Simd, K: Kind, C: PartCells<S, D>, IO: PartsIo<S, D>, const D: usize>(
+pub(crate) fn noise_parts<
+    S: Simd,
+    K: Corners,
+    C: PartCells<S, D>,
+    IO: PartsIo<S, D>,
+    const D: usize,
+>(
     s: S,
     lanes: &S::UP,
     cells_of: &C,
@@ -36,7 +42,7 @@ pub(crate) fn noise_parts<S: Simd, K: Kind, C: PartCells<S, D>, IO: PartsIo<S, D
 ) where
     Noise: Dims<D>,
 {
-    type H = CoordinateHash;
+    type H = CoordinatesMode;
     // Part k + 1's stage 1 (loads, floors, cells, offsets) is made before
     // part k's hashes and blend, so that the two overlap: 4–6% faster on a
     // Zen 3 than each part in turn (a part's chain of dependent operations
@@ -56,7 +62,7 @@ pub(crate) fn noise_parts<S: Simd, K: Kind, C: PartCells<S, D>, IO: PartsIo<S, D
     });
 }
 
-/// Stage 1 of part `k` of a step for [`noise_parts`]: each axis's offset
+/// Stage 1 of part `k` of a pack for [`noise_parts`]: each axis's offset
 /// in its cell, and its cells by `cells_of` (lanes it cannot make folded
 /// into `check`).
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -89,7 +95,7 @@ fn stage1_part<S: Simd, C: PartCells<S, D>, IO: PartsIo<S, D>, const D: usize>(
 /// kernel. Other points keep their results.
 #[cold]
 #[inline(never)]
-pub(crate) fn remake_lanes_out_of_range<K: Kind, const D: usize>(
+pub(crate) fn remake_lanes_out_of_range<K: Corners, const D: usize>(
     key: u32,
     inputs: &[&[f32]; D],
     out: &mut [f32],
@@ -112,34 +118,34 @@ pub(crate) fn remake_lanes_out_of_range<K: Kind, const D: usize>(
 /// 2³¹: the first magnitude an `i32` cannot hold.
 const I32_RANGE: f32 = 2_147_483_648.0;
 
-/// The default lattice (full-coordinate hash `key`, quintic fade, no
+/// The default lattice (coordinates mode with key `key`, quintic fade, no
 /// period) at one point, by the scalar backend (the same bits as every
 /// level).
 #[cold]
 #[inline(never)]
-fn default_lattice_lane<K: Kind, const D: usize>(key: u32, c: [f32; D]) -> f32
+fn default_lattice_lane<K: Corners, const D: usize>(key: u32, c: [f32; D]) -> f32
 where
     Noise: Dims<D>,
 {
     let s = Scalar;
-    let mut axes = [axis::<Scalar, CoordinateHash>(s, c[0], Fade::Quintic, true); D];
+    let mut axes = [axis::<Scalar, CoordinatesMode>(s, c[0], Fade::Quintic, true); D];
     for (a, axis_a) in axes.iter_mut().enumerate().skip(1) {
-        *axis_a = axis::<Scalar, CoordinateHash>(s, c[a], Fade::Quintic, true);
+        *axis_a = axis::<Scalar, CoordinatesMode>(s, c[a], Fade::Quintic, true);
     }
-    Noise::eval::<Scalar, K, CoordinateHash, true, true>(s, &key, &axes)
+    Noise::eval::<Scalar, K, CoordinatesMode, true, true>(s, &key, &axes)
 }
 
-/// Where [`noise_parts`] reads a step's coordinates and puts its result,
+/// Where [`noise_parts`] reads a pack's coordinates and puts its result,
 /// one part at a time.
 pub(crate) trait PartsIo<S: Simd, const D: usize> {
-    /// Part `k` of the step's coordinates on axis `a`.
+    /// Part `k` of the pack's coordinates on axis `a`.
     fn coordinate(&self, s: S, a: usize, k: usize) -> S::P;
     /// Part `k` of the result.
     fn put(&mut self, s: S, k: usize, v: S::P);
 }
 
-/// A step whose coordinates and result are vectors (a lattice's step
-/// inside a shared, outlined step: fractal octaves, combinators).
+/// A pack whose coordinates and result are vectors (a lattice's pack
+/// inside a shared, outlined pack: fractal octaves, combinators).
 pub(crate) struct PartsInVectors<S: Simd, const D: usize> {
     pub(crate) c: [S::F; D],
     pub(crate) out: S::F,
@@ -156,7 +162,7 @@ impl<S: Simd, const D: usize> PartsIo<S, D> for PartsInVectors<S, D> {
     }
 }
 
-/// A step of a batch call, read from its input slices and written to its
+/// A pack of a batch call, read from its input slices and written to its
 /// output slice in place (each `LANES` long): no part's coordinates or
 /// result wait in registers, or on the stack, while other parts run.
 pub(crate) struct PartsInMemory<'a, const D: usize> {

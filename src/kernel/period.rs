@@ -1,6 +1,6 @@
 //! Stage 1 in `f64` ([`stage1`]: cells mod a period, exactly) and moving
 //! coordinates by whole periods towards 0 ([`centre_in_period`], per value;
-//! [`centre_step_in_period`], in vectors), so periodic fractals repeat.
+//! [`centre_pack_in_period`], in vectors), so periodic fractals repeat.
 
 use super::periodic_cells_f32;
 use crate::simd::Simd;
@@ -114,7 +114,7 @@ pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
 ///   exact. A zero shift is +0, so −0 stays −0 (and `c` inside
 ///   (−period/2, period/2) stays `c`).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn centre_step_in_period<S: Simd>(s: S, c: S::F, period: u64) -> Option<S::F> {
+pub(crate) fn centre_pack_in_period<S: Simd>(s: S, c: S::F, period: u64) -> Option<S::F> {
     let floor = s.floor(c);
     let (whole, _) = periodic_cells_f32(s, floor, period)?;
     if period >= 1 << 22 {
@@ -298,17 +298,17 @@ mod tests {
     }
 
     /// Centres every `S::LANES` values of `values` with
-    /// `centre_step_in_period`: per step, `None` or the lanes' bits.
-    struct CentreSteps<'a> {
+    /// `centre_pack_in_period`: per step, `None` or the lanes' bits.
+    struct CentrePacks<'a> {
         values: &'a [f32],
         period: u64,
     }
 
-    impl Job for CentreSteps<'_> {
+    impl Job for CentrePacks<'_> {
         type Output = (usize, Vec<Option<Vec<u32>>>);
         fn run<S: Simd>(self, s: S) -> Self::Output {
             let steps = self.values.chunks_exact(S::LANES).map(|step| {
-                let centred = super::centre_step_in_period(s, s.load(step), self.period)?;
+                let centred = super::centre_pack_in_period(s, s.load(step), self.period)?;
                 let mut lanes = [0.0f32; MAX_LANES];
                 s.store(centred, &mut lanes[..S::LANES]);
                 Some(lanes[..S::LANES].iter().map(|v| v.to_bits()).collect())
@@ -326,7 +326,7 @@ mod tests {
     /// random full-mantissa values from 2⁻³⁰ to 2²², the range's edges,
     /// NaN and ±inf.
     #[test]
-    fn centre_step_in_period_matches_centre_in_period() {
+    fn centre_pack_in_period_matches_centre_in_period() {
         use crate::Level;
         use crate::simd::dispatch;
         let mut z = 0x0bad_5eed_1234_5678u64;
@@ -396,12 +396,12 @@ mod tests {
             let fits = |v: f32| v.floor().abs() < limit && period <= 1 << 24;
             for &level in Level::all() {
                 if !level.is_available() {
-                    eprintln!("centre_step_in_period: {level} NOT tested (this CPU lacks it)");
+                    eprintln!("centre_pack_in_period: {level} NOT tested (this CPU lacks it)");
                     continue;
                 }
                 let (lanes, steps) = dispatch(
                     level,
-                    CentreSteps {
+                    CentrePacks {
                         values: &values,
                         period,
                     },

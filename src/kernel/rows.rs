@@ -26,9 +26,11 @@
 //! registers in 3D and 4D, one strip later from scratch in 1D and 2D; see
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
-use super::{AxisSamples, Dims, Hashing, Kind, LatticeHash, Noise, WithHash, store_step};
+use super::{
+    AxisSamples, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode, store_pack,
+};
 use crate::Fade;
-use crate::fade::fade;
+use crate::fade::faded;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd};
 
@@ -126,10 +128,10 @@ impl RowAxis {
     /// The row values of the grid axes `axes` (x first). (`None` if a
     /// granule of samples would use more planes than one window holds,
     /// which `FINE_GRANULE` rules out; the caller would use the point path.)
-    pub(crate) fn new(axes: &[AxisSamples], curve: Fade) -> Option<RowAxis> {
+    pub(crate) fn new(axes: &[AxisSamples], fade: Fade) -> Option<RowAxis> {
         let x = &axes[0];
         let t0 = x.t0.clone();
-        let u = fades(curve, &t0);
+        let u = fades(fade, &t0);
         let (mut planes, lower, upper, monotone) = match consecutive_planes(x) {
             Some((planes, lower, upper)) => (planes, lower, upper, true),
             None => {
@@ -185,7 +187,7 @@ impl RowAxis {
             });
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES, 0);
-        let other_fades = axes[1..].iter().map(|a| fades(curve, &a.t0)).collect();
+        let other_fades = axes[1..].iter().map(|a| fades(fade, &a.t0)).collect();
         Some(RowAxis {
             x0: t0,
             u,
@@ -201,20 +203,20 @@ impl RowAxis {
     }
 }
 
-/// `fade(t)` of every offset in `t`, in a loop for each curve (the curve
-/// chosen once, so the loop is a few vector operations per 4 or 8 offsets).
-fn fades(curve: Fade, t: &[f32]) -> Vec<f32> {
+/// The fade of every offset in `t`, in a loop for each fade (chosen once,
+/// so the loop is a few vector operations per 4 or 8 offsets).
+fn fades(fade: Fade, t: &[f32]) -> Vec<f32> {
     let mut u = t.to_vec();
-    match curve {
+    match fade {
         Fade::Quintic => u
             .iter_mut()
-            .for_each(|t| *t = fade(Scalar, Fade::Quintic, *t)),
+            .for_each(|t| *t = faded(Scalar, Fade::Quintic, *t)),
         Fade::Cubic => u
             .iter_mut()
-            .for_each(|t| *t = fade(Scalar, Fade::Cubic, *t)),
+            .for_each(|t| *t = faded(Scalar, Fade::Cubic, *t)),
         Fade::Cosine => u
             .iter_mut()
-            .for_each(|t| *t = fade(Scalar, Fade::Cosine, *t)),
+            .for_each(|t| *t = faded(Scalar, Fade::Cosine, *t)),
         Fade::Linear => {}
     }
     u
@@ -293,14 +295,14 @@ fn planes_in_order_of_use(x: &AxisSamples) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
 /// from scalars in registers: read back from memory, their narrow stores
 /// stalled the wider loads that gathered them (store forwarding). Each
 /// lane's operations are the same on every level, so the bits are.
-struct RowCorners<S: Simd, H: LatticeHash> {
+struct RowCorners<S: Simd, H: HashModeKernel> {
     weight: [S::P; 8],
     cells: [(H::Cell<S>, H::Cell<S>); 3],
     offsets: [[S::P; 2]; 3],
 }
 
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn row_corners<S: Simd, H: LatticeHash, const D: usize>(
+fn row_corners<S: Simd, H: HashModeKernel, const D: usize>(
     s: S,
     others: &[(u32, u32, f32, f32); 3],
 ) -> RowCorners<S, H> {
@@ -331,7 +333,7 @@ fn row_corners<S: Simd, H: LatticeHash, const D: usize>(
 /// computed; the lanes of the others are left 0.
 #[allow(clippy::needless_range_loop)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn planes<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
     cells: H::Cell<S>,
@@ -343,7 +345,7 @@ fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
     // bit 0 clear); the upper x cells' hashes are never read.
     let mut all = [(cells, cells); D];
     all[1..D].copy_from_slice(&w.cells[..D - 1]);
-    let step = H::step::<S, D>(s, r, &all);
+    let pack = H::pack_work::<S, D>(s, r, &all);
     let zero = s.splat(0.0);
     let (mut a_out, mut b_out) = (zero, zero);
     super::for_each_part!(S, |k| {
@@ -351,7 +353,7 @@ fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
             // The remaining parts hold no planes.
             return (a_out, b_out);
         }
-        let hash = H::part_hashes::<S, D, false>(s, r, &step, k);
+        let hash = H::part_hashes::<S, D, false>(s, r, &pack, k);
         let mut a = s.part(zero, k);
         let mut b = a;
         for corner in 0..corners {
@@ -368,9 +370,9 @@ fn planes<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 
 /// Rows `first_row..` of a grid by coefficients (see the module docs).
 pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
-    pub(crate) hashing: Hashing<'a>,
+    pub(crate) hash_mode: HashModeRef<'a>,
     /// The corner kind (a zero-sized marker).
-    pub(crate) _kind: K,
+    pub(crate) _corners: K,
     pub(crate) axes: [&'a AxisSamples; D],
     pub(crate) x: &'a RowAxis,
     pub(crate) first_row: usize,
@@ -380,7 +382,7 @@ pub(crate) struct FillRowsByCells<'a, K, const D: usize> {
     pub(crate) streaming: bool,
 }
 
-impl<K: Kind, const D: usize> Job for FillRowsByCells<'_, K, D>
+impl<K: Corners, const D: usize> Job for FillRowsByCells<'_, K, D>
 where
     Noise: Dims<D>,
 {
@@ -388,18 +390,18 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
-        self.hashing.run(s, self)
+        self.hash_mode.run(s, self)
     }
 }
 
-impl<K: Kind, S: Simd, const D: usize> WithHash<S> for FillRowsByCells<'_, K, D>
+impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByCells<'_, K, D>
 where
     Noise: Dims<D>,
 {
     type Output = ();
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn run<H: LatticeHash>(self, s: S, p: &H::Ready<'_, S>) {
+    fn run<H: HashModeKernel>(self, s: S, p: &H::Ready<'_, S>) {
         let (axes, x) = (self.axes, self.x);
         // Huge outputs are streamed out `direct`ly or through scratch
         // (`streaming`); see `STREAM_DIRECTLY_FROM`.
@@ -490,7 +492,7 @@ where
 
 /// The per-plane coefficients `[A, B]` of grid row `row` (see [`planes`]).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn row_coefficients<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn row_coefficients<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &RowAxis,
@@ -545,24 +547,24 @@ fn evaluate_row<S: Simd>(
         let n = S::LANES;
         for (k, dst) in out.chunks_mut(n).enumerate() {
             let at = start + k * n;
-            let v = narrow_step_values(s, x, narrow, a_all, b_all, at);
+            let v = narrow_pack_values(s, x, narrow, a_all, b_all, at);
             if streaming && dst.len() == n {
                 s.store_streaming(v, dst);
             } else {
-                store_step(s, v, dst);
+                store_pack(s, v, dst);
             }
         }
     } else if x.granule == MAX_LANES {
-        row_steps::<S, false>(s, x, a_all, b_all, out, start, streaming);
+        row_packs::<S, false>(s, x, a_all, b_all, out, start, streaming);
     } else {
-        row_steps::<S, true>(s, x, a_all, b_all, out, start, streaming);
+        row_packs::<S, true>(s, x, a_all, b_all, out, start, streaming);
     }
 }
 
 /// [`evaluate_row`]'s loop over the steps, with one window per part when
-/// `FINE` (see [`step_values`]).
+/// `FINE` (see [`pack_values`]).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn row_steps<S: Simd, const FINE: bool>(
+fn row_packs<S: Simd, const FINE: bool>(
     s: S,
     x: &RowAxis,
     a_all: &[f32],
@@ -574,11 +576,11 @@ fn row_steps<S: Simd, const FINE: bool>(
     let n = S::LANES;
     for (k, dst) in out.chunks_mut(n).enumerate() {
         let at = start + k * n;
-        let v = step_values::<S, FINE>(s, x, a_all, b_all, at);
+        let v = pack_values::<S, FINE>(s, x, a_all, b_all, at);
         if streaming && dst.len() == n {
             s.store_streaming(v, dst);
         } else {
-            store_step(s, v, dst);
+            store_pack(s, v, dst);
         }
     }
 }
@@ -588,7 +590,7 @@ fn row_steps<S: Simd, const FINE: bool>(
 /// coefficients picked by its planes relative to its granule's first, from
 /// one window per step, or per part when `FINE`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn step_values<S: Simd, const FINE: bool>(
+fn pack_values<S: Simd, const FINE: bool>(
     s: S,
     x: &RowAxis,
     a_all: &[f32],
@@ -620,11 +622,11 @@ fn step_values<S: Simd, const FINE: bool>(
     v
 }
 
-/// [`step_values`] from narrow windows (parts of at most 8 lanes): each
+/// [`pack_values`] from narrow windows (parts of at most 8 lanes): each
 /// part's granules of 8 samples look their coefficients up in a window of
 /// 8 planes. The same coefficients, the same arithmetic: the same bits.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn narrow_step_values<S: Simd>(
+fn narrow_pack_values<S: Simd>(
     s: S,
     x: &RowAxis,
     narrow: &NarrowWindows,

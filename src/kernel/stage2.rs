@@ -4,11 +4,11 @@
 //! [`stage2_grad`]).
 
 use super::axis::{Part, part};
-use super::kind::Dual;
-use super::{Axis, Kind, LatticeHash, for_each_part, hash};
+use super::corners::Dual;
+use super::{Axis, Corners, HashModeKernel, for_each_part, hash};
 use crate::Fade;
 use crate::fade::fade_slope;
-use crate::simd::{Simd, StepJob};
+use crate::simd::{OutlinedJob, Simd};
 use std::marker::PhantomData;
 use std::ops::{Add, Mul, Sub};
 
@@ -23,15 +23,21 @@ fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: 
 
 /// 1D: the lerp of the two corners.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+pub(crate) fn noise1_axes<
+    S: Simd,
+    K: Corners,
+    H: HashModeKernel,
+    const FRESH: bool,
+    const NEXT: bool,
+>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
 ) -> S::F {
-    let step = H::step::<S, 1>(s, r, &[(x.c0, x.c1)]);
+    let pack = H::pack_work::<S, 1>(s, r, &[(x.c0, x.c1)]);
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 1, NEXT>(s, r, &step, k);
+        let g = H::part_hashes::<S, 1, NEXT>(s, r, &pack, k);
         let n = Noise::blend::<S, K, H>(s, &g, &[part::<S, H, FRESH>(s, x, k)]);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
@@ -41,16 +47,22 @@ pub(crate) fn noise1_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 
 /// 2D: corners at index i + 2j, blended along x, then y.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+pub(crate) fn noise2_axes<
+    S: Simd,
+    K: Corners,
+    H: HashModeKernel,
+    const FRESH: bool,
+    const NEXT: bool,
+>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
     y: &Axis<S, H>,
 ) -> S::F {
-    let step = H::step::<S, 2>(s, r, &[(x.c0, x.c1), (y.c0, y.c1)]);
+    let pack = H::pack_work::<S, 2>(s, r, &[(x.c0, x.c1), (y.c0, y.c1)]);
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let c = H::part_hashes::<S, 2, NEXT>(s, r, &step, k);
+        let c = H::part_hashes::<S, 2, NEXT>(s, r, &pack, k);
         let (xp, yp) = (part::<S, H, FRESH>(s, x, k), part::<S, H, FRESH>(s, y, k));
         let n = Noise::blend::<S, K, H>(s, &c, &[xp, yp]);
         let n = s.canonical_nan(n);
@@ -59,17 +71,23 @@ pub(crate) fn noise2_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
     out
 }
 
-/// 3D: Ken Perlin's improved noise (with `GradientKind` and the permutation).
+/// 3D: Ken Perlin's improved noise (with `GradientCorners` and the permutation).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+pub(crate) fn noise3_axes<
+    S: Simd,
+    K: Corners,
+    H: HashModeKernel,
+    const FRESH: bool,
+    const NEXT: bool,
+>(
     s: S,
     r: &H::Ready<'_, S>,
     x: &Axis<S, H>,
     y: &Axis<S, H>,
     z: &Axis<S, H>,
 ) -> S::F {
-    let step = H::step::<S, 3>(s, r, &[(x.c0, x.c1), (y.c0, y.c1), (z.c0, z.c1)]);
-    // Any step value: every part is overwritten below.
+    let pack = H::pack_work::<S, 3>(s, r, &[(x.c0, x.c1), (y.c0, y.c1), (z.c0, z.c1)]);
+    // Any pack value: every part is overwritten below.
     let mut out = x.t0;
     for_each_part!(S, |k| {
         let (xp, yp, zp) = (
@@ -77,7 +95,7 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
             part::<S, H, FRESH>(s, y, k),
             part::<S, H, FRESH>(s, z, k),
         );
-        let g = H::part_hashes::<S, 3, NEXT>(s, r, &step, k);
+        let g = H::part_hashes::<S, 3, NEXT>(s, r, &pack, k);
         let n = Noise::blend::<S, K, H>(s, &g, &[xp, yp, zp]);
         let n = s.canonical_nan(n);
         s.set_part(&mut out, k, n);
@@ -87,16 +105,22 @@ pub(crate) fn noise3_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 
 /// 4D: 16 corners at i + 2j + 4k + 8l, two cubes blended along w.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+pub(crate) fn noise4_axes<
+    S: Simd,
+    K: Corners,
+    H: HashModeKernel,
+    const FRESH: bool,
+    const NEXT: bool,
+>(
     s: S,
     r: &H::Ready<'_, S>,
     a: &[Axis<S, H>; 4],
 ) -> S::F {
-    let step = H::step::<S, 4>(s, r, &hash::axis_cells(a));
+    let pack = H::pack_work::<S, 4>(s, r, &hash::axis_cells(a));
     let [x, y, z, w] = a;
     let mut out = x.t0;
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, 4, NEXT>(s, r, &step, k);
+        let g = H::part_hashes::<S, 4, NEXT>(s, r, &pack, k);
         let (xp, yp, zp, wp) = (
             part::<S, H, FRESH>(s, x, k),
             part::<S, H, FRESH>(s, y, k),
@@ -113,7 +137,7 @@ pub(crate) fn noise4_axes<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, c
 /// Corner `(x, y, z, w)` of `D`-dimensional noise (`w` unused in 3D) with
 /// hash `h`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn corner_at<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn corner_at<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     h: H::Part<S>,
     [x, y, z, w]: [S::P; 4],
@@ -127,7 +151,7 @@ fn corner_at<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 /// Corners `j` and `j + 1` of a cube (offsets `y`, `z`, `w` shared) blended
 /// along x.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube_edge<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn cube_edge<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     g: &[H::Part<S>],
     j: usize,
@@ -144,7 +168,7 @@ fn cube_edge<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 /// The 8 corners of a cube (corner i + 2j + 4k, hash `g[i + 2j + 4k]`;
 /// in 4D every corner at offset `w`) blended along x, then y, then z.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn cube<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn cube<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     g: &[H::Part<S>],
     [x, y, z]: &[Part<S>; 3],
@@ -193,21 +217,21 @@ fn lerp_dual<S: Simd, const D: usize>(
 /// order of `noiseN_axes`, so the value has exactly their bits.
 #[allow(clippy::needless_range_loop)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
+fn blend_grad<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
-    curve: Fade,
+    fade: Fade,
     axes: &[Axis<S, H>; D],
 ) -> (S::F, [S::F; D]) {
-    let step = H::step::<S, D>(s, r, &hash::axis_cells(axes));
+    let pack = H::pack_work::<S, D>(s, r, &hash::axis_cells(axes));
     let mut slope = [axes[0].t0; D];
     for a in 0..D {
-        slope[a] = fade_slope(s, curve, axes[a].t0);
+        slope[a] = fade_slope(s, fade, axes[a].t0);
     }
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
     for_each_part!(S, |k| {
-        let g = H::part_hashes::<S, D, false>(s, r, &step, k);
+        let g = H::part_hashes::<S, D, false>(s, r, &pack, k);
         let mut parts = [part::<S, H, false>(s, &axes[0], k); D];
         let mut dt = [s.part(slope[0], k); D];
         for a in 1..D {
@@ -256,29 +280,29 @@ fn blend_grad<S: Simd, K: Kind, H: LatticeHash, const D: usize>(
 /// without the shim's target features and need not inline, leaving every
 /// intrinsic an out-of-line call.
 pub trait Dims<const D: usize> {
-    /// The noise at one step. With `FRESH`, stage 2 makes each axis's
+    /// The noise at one pack. With `FRESH`, stage 2 makes each axis's
     /// offset minus one and (quintic) fade per part from the offset, where
     /// they are used, and with `NEXT` the upper cells as the lower plus one
-    /// (the full-coordinate hash; the permutation hash reads its stage-1
+    /// (the coordinates mode; the permutation mode reads its stage-1
     /// cells either way): stage 1 and 2 then keep far fewer values alive
-    /// across the step (the whole-step values of 3 or 4 axes outgrow the
+    /// across the pack (the whole-pack values of 3 or 4 axes outgrow the
     /// register file). Callers pass them only where that gives the same
     /// bits: `FRESH` for the quintic fade (stage 1 made with `fresh`),
     /// `NEXT` where no axis has a period.
-    fn eval<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+    fn eval<S: Simd, K: Corners, H: HashModeKernel, const FRESH: bool, const NEXT: bool>(
         s: S,
         r: &H::Ready<'_, S>,
         axes: &[Axis<S, H>; D],
     ) -> S::F;
-    fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
+    fn eval_grad<S: Simd, K: Corners, H: HashModeKernel>(
         s: S,
         r: &H::Ready<'_, S>,
-        curve: Fade,
+        fade: Fade,
         axes: &[Axis<S, H>; D],
     ) -> (S::F, [S::F; D]);
     /// The blend of one part's corners: hashes `g` (corner `i + 2j + 4k +
     /// 8l`), the axes' offsets and fades `p`.
-    fn blend<S: Simd, K: Kind, H: LatticeHash>(
+    fn blend<S: Simd, K: Corners, H: HashModeKernel>(
         s: S,
         g: &[H::Part<S>; 16],
         p: &[Part<S>; D],
@@ -292,7 +316,7 @@ macro_rules! dims {
     ($d:literal, |$s:ident, $r:ident, $a:ident| $eval:expr, |$bs:ident, $g:ident, $p:ident| $blend:expr) => {
         impl Dims<$d> for Noise {
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool>(
+            fn eval<S: Simd, K: Corners, H: HashModeKernel, const FRESH: bool, const NEXT: bool>(
                 $s: S,
                 $r: &H::Ready<'_, S>,
                 $a: &[Axis<S, H>; $d],
@@ -300,16 +324,16 @@ macro_rules! dims {
                 $eval
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn eval_grad<S: Simd, K: Kind, H: LatticeHash>(
+            fn eval_grad<S: Simd, K: Corners, H: HashModeKernel>(
                 s: S,
                 r: &H::Ready<'_, S>,
-                curve: Fade,
+                fade: Fade,
                 a: &[Axis<S, H>; $d],
             ) -> (S::F, [S::F; $d]) {
-                blend_grad::<S, K, H, $d>(s, r, curve, a)
+                blend_grad::<S, K, H, $d>(s, r, fade, a)
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
-            fn blend<S: Simd, K: Kind, H: LatticeHash>(
+            fn blend<S: Simd, K: Corners, H: HashModeKernel>(
                 $bs: S,
                 $g: &[H::Part<S>; 16],
                 $p: &[Part<S>; $d],
@@ -350,7 +374,7 @@ dims!(
         )
     }
 );
-// 3D: Ken Perlin's improved noise (with `GradientKind` and the permutation).
+// 3D: Ken Perlin's improved noise (with `GradientCorners` and the permutation).
 dims!(
     3,
     |s, r, a| noise3_axes::<S, K, H, FRESH, NEXT>(s, r, &a[0], &a[1], &a[2]),
@@ -369,13 +393,13 @@ dims!(
     }
 );
 
-/// Stage 2 of one step from its axes ([`Dims::eval`]) in a function of its
-/// own ([`Simd::outlined`]): compiled once per level, corner kind, hash
+/// Stage 2 of one pack from its axes ([`Dims::eval`]) in a function of its
+/// own ([`Simd::outlined`]): compiled once per level, corners, hash
 /// mode, dimension and stage-1 form (`FRESH`, `NEXT`), and called by every
 /// stage 1 that feeds it: `f32` and `f64` points and fractal octaves. (The
 /// default lattice's part-by-part path, `noise_parts`, keeps its stage 2
 /// inline, since its stage 1 runs inside it; so do grid rows, measured.) The call and the axes
-/// passed through memory cost a few instructions per step of `S::LANES`
+/// passed through memory cost a few instructions per pack of `S::LANES`
 /// points; every copy of stage 2 inlined into its callers cost the build
 /// far more.
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -386,14 +410,14 @@ pub(crate) fn stage2<S, K, H, const FRESH: bool, const NEXT: bool, const D: usiz
 ) -> S::F
 where
     S: Simd,
-    K: Kind,
-    H: LatticeHash,
+    K: Corners,
+    H: HashModeKernel,
     Noise: Dims<D>,
 {
     s.outlined(Stage2::<'_, '_, S, K, H, FRESH, NEXT, D> {
         r,
         axes,
-        _kind: PhantomData,
+        _corners: PhantomData,
     })
 }
 
@@ -402,41 +426,41 @@ where
 pub(crate) fn stage2_grad<S, K, H, const D: usize>(
     s: S,
     r: &H::Ready<'_, S>,
-    curve: Fade,
+    fade: Fade,
     axes: &[Axis<S, H>; D],
 ) -> (S::F, [S::F; D])
 where
     S: Simd,
-    K: Kind,
-    H: LatticeHash,
+    K: Corners,
+    H: HashModeKernel,
     Noise: Dims<D>,
 {
     s.outlined(Stage2Grad::<'_, '_, S, K, H, D> {
         r,
-        curve,
+        fade,
         axes,
-        _kind: PhantomData,
+        _corners: PhantomData,
     })
 }
 
-/// [`stage2`]'s outlined step.
+/// [`stage2`]'s outlined pack.
 struct Stage2<
     'a,
     'r,
     S: Simd,
     K,
-    H: LatticeHash,
+    H: HashModeKernel,
     const FRESH: bool,
     const NEXT: bool,
     const D: usize,
 > {
     r: &'a H::Ready<'r, S>,
     axes: &'a [Axis<S, H>; D],
-    _kind: PhantomData<K>,
+    _corners: PhantomData<K>,
 }
 
-impl<S: Simd, K: Kind, H: LatticeHash, const FRESH: bool, const NEXT: bool, const D: usize>
-    StepJob<S> for Stage2<'_, '_, S, K, H, FRESH, NEXT, D>
+impl<S: Simd, K: Corners, H: HashModeKernel, const FRESH: bool, const NEXT: bool, const D: usize>
+    OutlinedJob<S> for Stage2<'_, '_, S, K, H, FRESH, NEXT, D>
 where
     Noise: Dims<D>,
 {
@@ -448,15 +472,16 @@ where
     }
 }
 
-/// [`stage2_grad`]'s outlined step.
-struct Stage2Grad<'a, 'r, S: Simd, K, H: LatticeHash, const D: usize> {
+/// [`stage2_grad`]'s outlined pack.
+struct Stage2Grad<'a, 'r, S: Simd, K, H: HashModeKernel, const D: usize> {
     r: &'a H::Ready<'r, S>,
-    curve: Fade,
+    fade: Fade,
     axes: &'a [Axis<S, H>; D],
-    _kind: PhantomData<K>,
+    _corners: PhantomData<K>,
 }
 
-impl<S: Simd, K: Kind, H: LatticeHash, const D: usize> StepJob<S> for Stage2Grad<'_, '_, S, K, H, D>
+impl<S: Simd, K: Corners, H: HashModeKernel, const D: usize> OutlinedJob<S>
+    for Stage2Grad<'_, '_, S, K, H, D>
 where
     Noise: Dims<D>,
 {
@@ -464,6 +489,6 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> (S::F, [S::F; D]) {
-        Noise::eval_grad::<S, K, H>(s, self.r, self.curve, self.axes)
+        Noise::eval_grad::<S, K, H>(s, self.r, self.fade, self.axes)
     }
 }

@@ -65,8 +65,8 @@ macro_rules! vector_ops {
 pub(crate) use vector_ops;
 
 /// Operator impls for a newtype over an array of four registers (a whole
-/// step), applying `$intrinsic` register by register.
-macro_rules! step_ops {
+/// pack), applying `$intrinsic` register by register.
+macro_rules! pack_ops {
     ($ty:ident, $feature:literal, $($trait:ident $method:ident $intrinsic:ident),+ $(,)?) => {
         $(
             impl core::ops::$trait for $ty {
@@ -84,7 +84,7 @@ macro_rules! step_ops {
         )+
     };
 }
-pub(crate) use step_ops;
+pub(crate) use pack_ops;
 
 /// The one entry point of an ISA: runs any kernel [`Job`](crate::simd::Job)
 /// with this backend's token, compiled with the ISA's features enabled (the
@@ -106,11 +106,11 @@ macro_rules! job_shim {
         /// [`Simd::outlined`](crate::simd::Simd::outlined) at this level.
         #[target_feature(enable = $features)]
         #[inline(never)]
-        pub(crate) fn run_step<J: crate::simd::StepJob<$token>>(
+        pub(crate) fn run_outlined<J: crate::simd::OutlinedJob<$token>>(
             token: $token,
-            step: J,
+            job: J,
         ) -> J::Output {
-            step.run(token)
+            job.run(token)
         }
     };
 }

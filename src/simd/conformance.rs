@@ -11,10 +11,10 @@
 //! `byte_value` for the byte lanes (`h mod 256`), and `top24` of a 32-bit
 //! lane and of the lane times 256 (its bits 8–31 and 0–23).
 
-use super::{Job, Lanes, PermTable, Simd, StepJob, dispatch, scalar::Scalar};
+use super::{Job, Lanes, OutlinedJob, PermTable, Simd, dispatch, scalar::Scalar};
 use crate::Level;
 
-/// Every step size divides this (`MAX_LANES`).
+/// Every pack size divides this (`MAX_LANES`).
 const BLOCK: usize = super::MAX_LANES;
 
 /// splitmix64: a fixed stream of test bits.
@@ -151,7 +151,7 @@ fn permutation() -> PermTable {
     PermTable::new(&p)
 }
 
-/// What one level produced: its step size, and per operation the bits of
+/// What one level produced: its pack size, and per operation the bits of
 /// every lane (the same length at every level).
 struct Observed {
     lanes: usize,
@@ -169,8 +169,8 @@ impl Observed {
     }
 }
 
-/// Stores a step's floats as bits.
-fn step_bits<S: Simd>(s: S, v: S::F) -> Vec<u32> {
+/// Stores a pack's floats as bits.
+fn pack_bits<S: Simd>(s: S, v: S::F) -> Vec<u32> {
     let mut out = vec![0.0f32; S::LANES];
     s.store(v, &mut out);
     out.iter().map(|f| f.to_bits()).collect()
@@ -178,11 +178,11 @@ fn step_bits<S: Simd>(s: S, v: S::F) -> Vec<u32> {
 
 /// Stores one part per `k` (in point order) as bits.
 fn parts_bits<S: Simd>(s: S, part: impl Fn(usize) -> S::P) -> Vec<u32> {
-    let mut step = s.splat(0.0);
+    let mut pack = s.splat(0.0);
     for k in 0..S::PARTS {
-        s.set_part(&mut step, k, part(k));
+        s.set_part(&mut pack, k, part(k));
     }
-    step_bits(s, step)
+    pack_bits(s, pack)
 }
 
 /// The 32 bits of every lane of one part of cells, through `top24`.
@@ -191,8 +191,8 @@ fn u32_part_bits<S: Simd>(s: S, v: S::UP) -> [S::P; 2] {
     [s.top24(v), s.top24(low)]
 }
 
-/// Every lane of a step of cells as its 32 bits.
-fn u32_step_bits<S: Simd>(s: S, v: S::U) -> Vec<u32> {
+/// Every lane of a pack of cells as its 32 bits.
+fn u32_pack_bits<S: Simd>(s: S, v: S::U) -> Vec<u32> {
     u32_parts_bits(s, |k| s.u32_part(v, k))
 }
 
@@ -206,8 +206,8 @@ fn u32_parts_bits<S: Simd>(s: S, part: impl Fn(usize) -> S::UP) -> Vec<u32> {
         .collect()
 }
 
-/// Every byte lane of a step, through `byte_value` (`h mod 256`).
-fn byte_step_bits<S: Simd>(s: S, v: S::I) -> Vec<u32> {
+/// Every byte lane of a pack, through `byte_value` (`h mod 256`).
+fn byte_pack_bits<S: Simd>(s: S, v: S::I) -> Vec<u32> {
     parts_bits(s, |k| s.byte_value(s.hashes(v, k)))
         .into_iter()
         .map(|b| f32::from_bits(b) as u32)
@@ -217,7 +217,7 @@ fn byte_step_bits<S: Simd>(s: S, v: S::I) -> Vec<u32> {
 /// `a · b − a` in a function of its own, through [`Simd::outlined`].
 struct Outlined<S: Simd>(S::F, S::F);
 
-impl<S: Simd> StepJob<S> for Outlined<S> {
+impl<S: Simd> OutlinedJob<S> for Outlined<S> {
     type Output = S::F;
     fn run(self, _: S) -> S::F {
         self.0 * self.1 - self.0
@@ -257,9 +257,9 @@ fn observe<S: Simd>(s: S) -> Observed {
     let turned: Vec<f32> = fl.iter().cycle().skip(37).take(fl.len()).copied().collect();
     for (fl_a, fl_b) in fl.chunks(n).zip(turned.chunks(n)) {
         let (a, b) = (s.load(fl_a), s.load(fl_b));
-        o.put("load/store", step_bits(s, a));
+        o.put("load/store", pack_bits(s, a));
         // Parts read from and written to memory: `load_part` of every part,
-        // and `store_part` of each part of `a` over a step of `b`, first to
+        // and `store_part` of each part of `a` over a pack of `b`, first to
         // last and last to first (a part that lands on other lanes, or
         // writes any lane but its own, leaves something of `b` or of
         // another part).
@@ -272,20 +272,20 @@ fn observe<S: Simd>(s: S) -> Observed {
             }
             o.put(name, stored.iter().map(|f| f.to_bits()));
         }
-        o.put("splat", step_bits(s, s.splat(f32::from_bits(0x7FC0_0077))));
-        o.put("add", step_bits(s, a + b));
-        o.put("sub", step_bits(s, a - b));
-        o.put("mul", step_bits(s, a * b));
+        o.put("splat", pack_bits(s, s.splat(f32::from_bits(0x7FC0_0077))));
+        o.put("add", pack_bits(s, a + b));
+        o.put("sub", pack_bits(s, a - b));
+        o.put("mul", pack_bits(s, a * b));
         o.put("part add", parts_bits(s, |k| s.part(a, k) + s.part(b, k)));
         o.put("part sub", parts_bits(s, |k| s.part(a, k) - s.part(b, k)));
         o.put("part mul", parts_bits(s, |k| s.part(a, k) * s.part(b, k)));
-        o.put("floor", step_bits(s, s.floor(a)));
-        o.put("abs", step_bits(s, s.abs(a)));
-        o.put("min", step_bits(s, s.min(a, b)));
-        o.put("max", step_bits(s, s.max(a, b)));
-        // `Lanes`, on steps and on parts.
-        o.put("Lanes min", step_bits(s, <S::F as Lanes<S>>::min(s, a, b)));
-        o.put("Lanes max", step_bits(s, <S::F as Lanes<S>>::max(s, a, b)));
+        o.put("floor", pack_bits(s, s.floor(a)));
+        o.put("abs", pack_bits(s, s.abs(a)));
+        o.put("min", pack_bits(s, s.min(a, b)));
+        o.put("max", pack_bits(s, s.max(a, b)));
+        // `Lanes`, on packs and on parts.
+        o.put("Lanes min", pack_bits(s, <S::F as Lanes<S>>::min(s, a, b)));
+        o.put("Lanes max", pack_bits(s, <S::F as Lanes<S>>::max(s, a, b)));
         o.put(
             "Lanes part min",
             parts_bits(s, |k| Lanes::min(s, s.part(a, k), s.part(b, k))),
@@ -304,13 +304,13 @@ fn observe<S: Simd>(s: S) -> Observed {
             "canonical_nan",
             parts_bits(s, |k| s.canonical_nan(s.part(a, k))),
         );
-        o.put("outlined", step_bits(s, s.outlined(Outlined::<S>(a, b))));
+        o.put("outlined", pack_bits(s, s.outlined(Outlined::<S>(a, b))));
         o.put("opaque_p", parts_bits(s, |k| s.opaque_p(s.part(a, k))));
         let floored = s.floor(a);
-        o.put("cell", byte_step_bits(s, s.cell(floored)));
+        o.put("cell", byte_pack_bits(s, s.cell(floored)));
         let (cells, exact) = s.cells32(floored);
         o.put("cells32 exact", vec![u32::from(exact); n]);
-        o.put("cells32", u32_step_bits(s, cells));
+        o.put("cells32", u32_pack_bits(s, cells));
         // Parts: `floor_part`, and `cells32_parts` of the parts of `a` and
         // `b` together (per lane: its part's flag, then the cells of `a`
         // and of `b`, zero where the flag is clear).
@@ -328,7 +328,7 @@ fn observe<S: Simd>(s: S) -> Observed {
             o.put(name, u32_parts_bits(s, cells));
         }
         // `cells32_parts_checked` of the same pairs: each part's verdict
-        // alone, the verdict of the whole step folded into one check (on
+        // alone, the verdict of the whole pack folded into one check (on
         // every lane), and the cells of `a` and of `b` (defined in every
         // lane whose pair is in range).
         let checked = |k: usize, check: &mut S::UP| {
@@ -347,7 +347,7 @@ fn observe<S: Simd>(s: S) -> Observed {
             checked(k, &mut check);
         }
         o.put(
-            "cells32_parts_checked step",
+            "cells32_parts_checked pack",
             vec![u32::from(s.cells_checked(check)); n],
         );
         for (name, axis) in [
@@ -386,10 +386,10 @@ fn observe<S: Simd>(s: S) -> Observed {
         .collect();
     for (a, b) in bytes.chunks(n).zip(turned.chunks(n)) {
         let (a, b) = (s.load_cells(a), s.load_cells(b));
-        o.put("load_cells", byte_step_bits(s, a));
-        o.put("splat_i", byte_step_bits(s, s.splat_i(-3)));
-        o.put("byte add", byte_step_bits(s, a + b));
-        o.put("perm", byte_step_bits(s, s.perm(&perm, a)));
+        o.put("load_cells", byte_pack_bits(s, a));
+        o.put("splat_i", byte_pack_bits(s, s.splat_i(-3)));
+        o.put("byte add", byte_pack_bits(s, a + b));
+        o.put("perm", byte_pack_bits(s, s.perm(&perm, a)));
         let h = |k| s.hashes(a, k);
         o.put("table8", parts_bits(s, |k| s.table8(&t8, h(k))));
         o.put("table16", parts_bits(s, |k| s.table16(&t16, h(k))));
@@ -408,14 +408,14 @@ fn observe<S: Simd>(s: S) -> Observed {
         .collect();
     for (a, b) in int.chunks(n).zip(turned.chunks(n)) {
         let (a, b) = (s.load_u32(a), s.load_u32(b));
-        o.put("load_u32", u32_step_bits(s, a));
-        o.put("next_u32", u32_step_bits(s, s.next_u32(a)));
+        o.put("load_u32", u32_pack_bits(s, a));
+        o.put("next_u32", u32_pack_bits(s, s.next_u32(a)));
         let each = |f: &dyn Fn(S::UP, S::UP) -> S::UP| {
             let mut v = a;
             for k in 0..S::PARTS {
                 s.set_u32_part(&mut v, k, f(s.u32_part(a, k), s.u32_part(b, k)));
             }
-            u32_step_bits(s, v)
+            u32_pack_bits(s, v)
         };
         o.put("splat_u32", each(&|_, _| s.splat_u32(0x8765_4321)));
         o.put("add_u32", each(&|x, y| s.add_u32(x, y)));
@@ -492,12 +492,12 @@ fn every_operation_of_every_level_matches_scalar() {
             assert_eq!(name, got_name);
             assert_eq!(want.len(), bits.len(), "{level} {name}: lane count");
             match *name {
-                // One flag per step: set exactly when the scalar flags of
-                // all the step's lanes are.
+                // One flag per pack: set exactly when the scalar flags of
+                // all the pack's lanes are.
                 "cells32 exact" => {
                     for (i, chunk) in want.chunks(got.lanes).enumerate() {
                         let all = u32::from(chunk.iter().all(|&f| f == 1));
-                        assert_eq!(bits[i * got.lanes], all, "{level} cells32 flag, step {i}");
+                        assert_eq!(bits[i * got.lanes], all, "{level} cells32 flag, pack {i}");
                     }
                 }
                 // One flag per part: set exactly when the scalar flags of
@@ -518,15 +518,15 @@ fn every_operation_of_every_level_matches_scalar() {
                         }
                     }
                 }
-                // The step's verdict: set exactly when the scalar flags of
+                // The pack's verdict: set exactly when the scalar flags of
                 // all its lanes' pairs are.
-                "cells32_parts_checked step" => {
+                "cells32_parts_checked pack" => {
                     let one = 1.0f32.to_bits();
                     let pairs = scalar_flags(&reference, "cells32_parts exact");
                     for (i, chunk) in pairs.chunks(got.lanes).enumerate() {
                         let all = u32::from(chunk.iter().all(|&f| f == one));
                         for (j, &b) in bits[i * got.lanes..][..got.lanes].iter().enumerate() {
-                            assert_eq!(b, all, "{level} {name}, step {i}, lane {j}");
+                            assert_eq!(b, all, "{level} {name}, pack {i}, lane {j}");
                         }
                     }
                 }
@@ -554,7 +554,7 @@ fn every_operation_of_every_level_matches_scalar() {
                         }
                     }
                 }
-                // Cells are defined only in steps flagged exact.
+                // Cells are defined only in packs flagged exact.
                 "cells32" => {
                     let flags = &got
                         .ops
@@ -600,19 +600,19 @@ fn the_observations_see_every_bit() {
     // The observers themselves, on the scalar backend, against plain Rust.
     let s = Scalar;
     for &v in &integers() {
-        assert_eq!(u32_step_bits(s, s.load_u32(&[v])), [v]);
+        assert_eq!(u32_pack_bits(s, s.load_u32(&[v])), [v]);
     }
     for b in 0..=255u8 {
-        assert_eq!(byte_step_bits(s, s.load_cells(&[b])), [u32::from(b)]);
+        assert_eq!(byte_pack_bits(s, s.load_cells(&[b])), [u32::from(b)]);
     }
     // And the scalar backend's contract where it is easy to state.
     assert_eq!(
-        byte_step_bits(s, s.cell(2f32.powi(31))),
+        byte_pack_bits(s, s.cell(2f32.powi(31))),
         [0],
         "2³¹ is a multiple of 256"
     );
-    assert_eq!(byte_step_bits(s, s.cell(f32::NAN)), [0]);
-    assert_eq!(byte_step_bits(s, s.cell(-1.0)), [255]);
+    assert_eq!(byte_pack_bits(s, s.cell(f32::NAN)), [0]);
+    assert_eq!(byte_pack_bits(s, s.cell(-1.0)), [255]);
     assert_eq!(s.min(f32::NAN, 1.0), 1.0);
     assert!(s.min(1.0, f32::NAN).is_nan());
 }

@@ -32,11 +32,11 @@
 //! - [`Simd::opaque_p`] / [`Simd::opaque_up`] return their operand, every
 //!   bit (a hint for the optimiser, not an operation).
 //!
-//! The full-coordinate hash works on 32-bit lanes ([`Simd::U`], one part
+//! The coordinates mode works on 32-bit lanes ([`Simd::U`], one part
 //! [`Simd::UP`]), with results defined by integer arithmetic alone:
 //! - [`Simd::cells32`] gives `floor mod 2³²` of floored values with
 //!   |v| < 2³¹ (the wrapping `i32` value) and says whether every lane was in
-//!   that range; the kernel computes other steps lane by lane in `f64`.
+//!   that range; the kernel computes other packs lane by lane in `f64`.
 //! - `add_u32` and `mul_u32` wrap (the low 32 bits), `shr_u32` is a logical
 //!   shift, `xor_u32` is bitwise, `min_u32` compares unsigned.
 //! - [`Simd::top8`] / [`Simd::top16`] return `t[h >> 29]` / `t[h >> 28]`
@@ -56,7 +56,7 @@ pub(crate) mod aarch64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 
-/// Most points per kernel step of any backend (AVX-512: 4 × 16).
+/// Most points per kernel pack of any backend (AVX-512: 4 × 16).
 pub(crate) const MAX_LANES: usize = 64;
 
 /// A permutation of 0..=255 (one cache line per 64 entries; the AVX-512
@@ -77,7 +77,7 @@ impl PermTable {
     }
 }
 
-/// Float lanes at level `S`, a whole step ([`Simd::F`]) or one part
+/// Float lanes at level `S`, a whole pack ([`Simd::F`]) or one part
 /// ([`Simd::P`]): what code written once for both (the fade curves) needs.
 /// `min` and `max` keep [`Simd::min`]'s and [`Simd::max`]'s contract.
 pub trait Lanes<S>: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
@@ -89,8 +89,8 @@ pub trait Lanes<S>: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output 
     fn max(s: S, a: Self, b: Self) -> Self;
 }
 
-/// [`Lanes`] for a step type by the token's step methods.
-macro_rules! step_lanes {
+/// [`Lanes`] for a pack type by the token's pack methods.
+macro_rules! pack_lanes {
     ($token:ty, $ty:ty) => {
         impl crate::simd::Lanes<$token> for $ty {
             #[cfg_attr(not(debug_assertions), inline(always))]
@@ -108,21 +108,21 @@ macro_rules! step_lanes {
         }
     };
 }
-pub(crate) use step_lanes;
+pub(crate) use pack_lanes;
 
 /// Lane-wise operations of one backend. See the module docs for the contract.
 ///
-/// A kernel step covers `LANES` points: `PARTS` float registers (`P`), held
-/// together as `F`. Stage 1 and the hashing work on whole steps (hashes `I`
+/// A kernel pack covers `LANES` points: `PARTS` float registers (`P`), held
+/// together as `F`. Stage 1 and the hashing work on whole packs (hashes `I`
 /// are bytes in the vector backends, so one permute serves every part);
 /// the float work of stage 2 runs one part at a time, which keeps it inside
 /// the register file.
 pub trait Simd: Copy {
     /// The level this backend runs.
     const LEVEL: crate::Level;
-    /// Points per step.
+    /// Points per pack.
     const LANES: usize;
-    /// Float registers per step.
+    /// Float registers per pack.
     const PARTS: usize;
     /// `LANES` × `f32`.
     type F: Lanes<Self>;
@@ -134,9 +134,9 @@ pub trait Simd: Copy {
     type H: Copy;
     /// The permutation in the form this backend reads fastest.
     type Perm<'a>: Copy;
-    /// `LANES` × `u32`: a step of full 32-bit lattice cells.
+    /// `LANES` × `u32`: a pack of full 32-bit lattice cells.
     type U: Copy;
-    /// One part of [`Simd::U`]: the lanes the full-coordinate hash runs on.
+    /// One part of [`Simd::U`]: the lanes the coordinates mode runs on.
     type UP: Copy;
 
     fn splat(self, v: f32) -> Self::F;
@@ -145,25 +145,25 @@ pub trait Simd: Copy {
     fn load(self, src: &[f32]) -> Self::F;
     /// Stores into `dst[..LANES]`; panics if `dst` is shorter.
     fn store(self, v: Self::F, dst: &mut [f32]);
-    /// Part `k` (`k < PARTS`) of a step.
+    /// Part `k` (`k < PARTS`) of a pack.
     fn part(self, v: Self::F, k: usize) -> Self::P;
-    /// Replaces part `k` of a step.
+    /// Replaces part `k` of a pack.
     fn set_part(self, v: &mut Self::F, k: usize, p: Self::P);
-    /// Part `k` of the step `src[..LANES]`: the lanes of that part alone,
+    /// Part `k` of the pack `src[..LANES]`: the lanes of that part alone,
     /// read where they are used; panics if `src` is shorter.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_part(self, src: &[f32], k: usize) -> Self::P {
         self.part(self.load(src), k)
     }
-    /// Stores part `k` of a step into its lanes of `dst[..LANES]` (the
+    /// Stores part `k` of a pack into its lanes of `dst[..LANES]` (the
     /// other lanes are left as they are); panics if `dst` is shorter.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_part(self, p: Self::P, dst: &mut [f32], k: usize) {
         let lanes = Self::LANES / Self::PARTS;
-        let mut step = self.splat(0.0);
-        self.set_part(&mut step, k, p);
+        let mut pack = self.splat(0.0);
+        self.set_part(&mut pack, k, p);
         let mut stored = [0.0f32; MAX_LANES];
-        self.store(step, &mut stored[..Self::LANES]);
+        self.store(pack, &mut stored[..Self::LANES]);
         dst[k * lanes..(k + 1) * lanes].copy_from_slice(&stored[k * lanes..(k + 1) * lanes]);
     }
     /// The hashes of part `k`.
@@ -191,16 +191,16 @@ pub trait Simd: Copy {
         self.table32(t, h)
     }
     fn canonical_nan(self, v: Self::P) -> Self::P;
-    /// `(floor mod 2³², exact)`: each lane of an already floored step as a
+    /// `(floor mod 2³², exact)`: each lane of an already floored pack as a
     /// wrapping 32-bit cell, and whether every lane had |v| < 2³¹ (only
     /// then are all lanes right; NaN and ±inf are out of range).
     fn cells32(self, floored: Self::F) -> (Self::U, bool);
     /// [`Simd::floor`] of one part.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn floor_part(self, v: Self::P) -> Self::P {
-        let mut step = self.splat(0.0);
-        self.set_part(&mut step, 0, v);
-        self.part(self.floor(step), 0)
+        let mut pack = self.splat(0.0);
+        self.set_part(&mut pack, 0, v);
+        self.part(self.floor(pack), 0)
     }
     /// [`Simd::cells32`] of `D` floored parts at once: their cells, or
     /// `None` unless every lane of every part has |v| < 2³¹.
@@ -209,15 +209,15 @@ pub trait Simd: Copy {
         let mut cells = [self.splat_u32(0); D];
         let mut exact = true;
         for (cells, &floored) in cells.iter_mut().zip(floored) {
-            let mut step = self.splat(0.0);
-            self.set_part(&mut step, 0, floored);
-            let (c, e) = self.cells32(step);
+            let mut pack = self.splat(0.0);
+            self.set_part(&mut pack, 0, floored);
+            let (c, e) = self.cells32(pack);
             *cells = self.u32_part(c, 0);
             exact &= e;
         }
         exact.then_some(cells)
     }
-    /// [`Simd::cells32_parts`] without its branch, for a step made part by
+    /// [`Simd::cells32_parts`] without its branch, for a pack made part by
     /// part: the cells of `D` floored parts by conversion, right in every
     /// lane with |v| < 2³¹ and unspecified in the others, which it records
     /// in `check` (made by [`Simd::cells_check`], folded over any number of
@@ -235,11 +235,11 @@ pub trait Simd: Copy {
     fn cells_checked(self, check: Self::UP) -> bool;
     /// `src[..LANES]` as cells; panics if `src` is shorter.
     fn load_u32(self, src: &[u32]) -> Self::U;
-    /// Wrapping `v + 1` on every lane of a step.
+    /// Wrapping `v + 1` on every lane of a pack.
     fn next_u32(self, v: Self::U) -> Self::U;
-    /// Part `k` (`k < PARTS`) of a step of cells.
+    /// Part `k` (`k < PARTS`) of a pack of cells.
     fn u32_part(self, v: Self::U, k: usize) -> Self::UP;
-    /// Replaces part `k` of a step of cells.
+    /// Replaces part `k` of a pack of cells.
     fn set_u32_part(self, v: &mut Self::U, k: usize, p: Self::UP);
     fn splat_u32(self, v: u32) -> Self::UP;
     /// Wrapping `a + b` per lane.
@@ -276,7 +276,7 @@ pub trait Simd: Copy {
     fn copy_streaming(self, src: &[f32], dst: &mut [f32]) {
         dst.copy_from_slice(src);
     }
-    /// Stores a whole step into `dst[..LANES]` with non-temporal stores
+    /// Stores a whole pack into `dst[..LANES]` with non-temporal stores
     /// where the backend has them and `dst` is aligned for them (64 bytes
     /// for AVX-512, 32 for AVX2; plain stores otherwise). Call
     /// [`Simd::store_fence`] before the data is shared. Panics if `dst` is
@@ -288,11 +288,11 @@ pub trait Simd: Copy {
     /// Orders earlier non-temporal stores before later stores.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_fence(self) {}
-    /// Runs `step` in a function of its own, compiled once per step type
+    /// Runs `job` in a function of its own, compiled once per job type
     /// at this level (with its features) and called by every job that
     /// needs it, so shared kernels (a lattice's evaluation, in its own
     /// batches and in every fractal octave) are not inlined into each.
-    fn outlined<J: StepJob<Self>>(self, step: J) -> J::Output;
+    fn outlined<J: OutlinedJob<Self>>(self, job: J) -> J::Output;
     /// `v`, unchanged, with how it was made hidden from the optimiser (no
     /// instruction), so it cannot rewrite a kernel into a costlier form:
     /// a product's double into a second multiply, or a blend of two
@@ -310,7 +310,7 @@ pub trait Simd: Copy {
 }
 
 /// A piece of a kernel run through [`Simd::outlined`] at level `S`.
-pub trait StepJob<S: Simd> {
+pub trait OutlinedJob<S: Simd> {
     type Output;
     fn run(self, s: S) -> Self::Output;
 }

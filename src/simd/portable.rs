@@ -7,7 +7,7 @@
 //! SSE4.1, so this backend floors with integer truncation instead (exact, see
 //! [`Portable::floor`]). Table reads go lane by lane.
 
-use super::{PermTable, Simd, step_lanes};
+use super::{PermTable, Simd, pack_lanes};
 use wide::{f32x8, i32x8, u32x8};
 
 /// Token of the portable backend; always available.
@@ -20,7 +20,7 @@ const INTEGRAL: f32 = 8_388_608.0;
 /// 2³¹: the first magnitude an `i32` cannot hold.
 const I32_RANGE: f32 = 2_147_483_648.0;
 
-step_lanes!(Portable, f32x8);
+pack_lanes!(Portable, f32x8);
 
 impl Simd for Portable {
     const LEVEL: crate::Level = crate::Level::Portable;
@@ -228,11 +228,11 @@ impl Simd for Portable {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn outlined<J: super::StepJob<Self>>(self, step: J) -> J::Output {
+    fn outlined<J: super::OutlinedJob<Self>>(self, job: J) -> J::Output {
         #[inline(never)]
-        fn call<J: super::StepJob<Portable>>(s: Portable, step: J) -> J::Output {
-            step.run(s)
+        fn call<J: super::OutlinedJob<Portable>>(s: Portable, job: J) -> J::Output {
+            job.run(s)
         }
-        call(self, step)
+        call(self, job)
     }
 }

@@ -1,7 +1,7 @@
 //! The one-lane backend: plain `f32`. It is the definition the vector
 //! backends are tested against, and what one-point `noise` runs.
 
-use super::{PermTable, Simd, step_lanes};
+use super::{PermTable, Simd, pack_lanes};
 
 /// Token of the scalar backend; always available.
 #[derive(Clone, Copy, Debug)]
@@ -10,7 +10,7 @@ pub(crate) struct Scalar;
 /// 2³¹: the first magnitude an `i32` cannot hold.
 const I32_RANGE: f32 = 2_147_483_648.0;
 
-step_lanes!(Scalar, f32);
+pack_lanes!(Scalar, f32);
 
 impl Simd for Scalar {
     const LEVEL: crate::Level = crate::Level::Scalar;
@@ -198,13 +198,13 @@ impl Simd for Scalar {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn outlined<J: super::StepJob<Self>>(self, step: J) -> J::Output {
+    fn outlined<J: super::OutlinedJob<Self>>(self, job: J) -> J::Output {
         // A call, as in the vector backends: inlined into every job, this
-        // level's steps were a quarter of the library's machine code.
+        // level's packs were a quarter of the library's machine code.
         #[inline(never)]
-        fn call<J: super::StepJob<Scalar>>(s: Scalar, step: J) -> J::Output {
-            step.run(s)
+        fn call<J: super::OutlinedJob<Scalar>>(s: Scalar, job: J) -> J::Output {
+            job.run(s)
         }
-        call(self, step)
+        call(self, job)
     }
 }

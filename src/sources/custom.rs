@@ -8,23 +8,23 @@
 //! ```text
 //! batch (fill, fill_f64)  →  fill(points, out) in calls of ≤ 4096 points
 //! grid                      →  fill at the grid's f64 sample positions, whole rows per call
-//! inside a combinator       →  fill once per kernel step (LANES points of the step's level)
+//! inside a combinator       →  fill once per kernel pack (LANES points of the pack's level)
 //! every output              →  NaN made the canonical f32::NAN
 //! ```
 //!
-//! The batches a call is cut into depend on the level (a kernel step is 1
+//! The batches a call is cut into depend on the level (a kernel pack is 1
 //! to 64 points), the thread count and the window split, so a noise whose
 //! output at a point depends only on that point gives the same bits on
 //! every level, thread and window: the promise every crate source keeps.
 
 use crate::error::check_lengths;
-use crate::field::{self, Coords, Field, GridAxis, Points, Request, Work, canonical};
+use crate::field::{self, Field, GridAxis, PointPack, Points, Request, Work, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd};
 use crate::{Error, Level};
 
 /// Most points one call of [`CustomNoise::fill`] receives from a batch or
-/// grid call (a kernel step is at most 64).
+/// grid call (a kernel pack is at most 64).
 const BATCH: usize = 4096;
 
 /// A user's own noise function, to be used as a source through [`Custom`].
@@ -43,15 +43,15 @@ const BATCH: usize = 4096;
 ///   point `i` (its coordinates and the dimension), never on the other
 ///   points of the batch, on `i`, on the batch size, on earlier calls or on
 ///   the thread. The crate cuts work into batches differently on each SIMD
-///   level (a kernel step is 1 to 64 points), thread count and grid window,
-///   and pads a partial kernel step with points at the origin; a noise that
+///   level (a kernel pack is 1 to 64 points), thread count and grid window,
+///   and pads a partial kernel pack with points at the origin; a noise that
 ///   keeps this contract gives the same bits everywhere, as the crate's own
 ///   sources do. (Avoid reading global state, randomness, or anything that
 ///   changes between calls.)
 /// - **Batch sizes.** `fill` is called with 1 to 4096 points. Batch and grid
 ///   calls of a [`Custom`] pass up to 4096 points per call; inside a
 ///   combinator (a fractal, an operator, a warp) it is called once per
-///   kernel step, with the step's 1 to 64 points.
+///   kernel pack, with the pack's 1 to 64 points.
 /// - **Every input.** Coordinates may be any `f64`: NaN, ±infinity (a
 ///   user's NaN or infinite input), and huge finite values (fractal octaves
 ///   scale coordinates, clamped to the finite range). `fill` must not
@@ -208,7 +208,7 @@ impl<U: CustomNoise> Custom<U> {
 }
 
 /// Every NaN in `out` replaced by the canonical `f32::NAN` (what
-/// [`canonical`] does to a kernel step).
+/// [`canonical`] does to a kernel pack).
 fn canonical_all(out: &mut [f32]) {
     for v in out {
         if v.is_nan() {
@@ -232,10 +232,10 @@ impl<U: CustomNoise> Field for Custom<U> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, _: S) {}
 
-    /// One call of the user's `fill` for the step's `S::LANES` points
+    /// One call of the user's `fill` for the pack's `S::LANES` points
     /// (padding lanes are points at the origin; their outputs are dropped).
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,
@@ -300,7 +300,7 @@ impl<U: CustomNoise> Field for Custom<U> {
     }
 
     /// Batches call the user's `fill` in chunks of up to 4096 points (not
-    /// once per kernel step); grids go through `fill_rows`.
+    /// once per kernel pack); grids go through `fill_rows`.
     fn run_fractal(
         f: &crate::sources::fractal::Fractal<Self>,
         req: Request<'_>,

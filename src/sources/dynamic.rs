@@ -13,21 +13,22 @@
 //! - a whole batch or grid call ([`Field::run`]): once per call, and the
 //!   source below runs its own compiled path (a static subtree is as fast
 //!   behind the box as without it);
-//! - one kernel step of points when a combinator evaluates it as an input
+//! - one kernel pack of points when a combinator evaluates it as an input
 //!   (32 points at `Avx2`, 64 at `Avx512`, 16 at `Neon`, 8 at `Portable`):
-//!   the coordinates are stored per lane, the source runs its step at the
+//!   the coordinates are stored per lane, the source runs its pack at the
 //!   caller's level and stores its values;
 //! - a block of grid rows ([`Field::fill_rows`]), with the grid plan boxed.
 //!
 //! The same points give the same bits through the box as without it: the
-//! step is evaluated by the same kernel at the same level, on the same
+//! pack is evaluated by the same kernel at the same level, on the same
 //! coordinates in the same precision.
 
 use std::any::Any;
 use std::ops::Deref;
 
 use crate::field::{
-    Coords, F32Coords, F64Coords, Field, GradField, GradRequest, GridAxis, Lanes, Request, at_level,
+    F32Pack, F64Pack, Field, GradField, GradRequest, GridAxis, LaneArrays, PointPack, Request,
+    at_level,
 };
 use crate::kernel::{Dims, Noise};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
@@ -59,10 +60,11 @@ macro_rules! with_dims {
     };
 }
 
-/// One step of coordinates across the virtual call: `D` axes (the slice's
-/// length) of per-lane values, the first `LANES` of the caller's level used.
+/// One pack of coordinates across the virtual call ([`LaneArrays`] as
+/// slices): `D` axes (the slice's length) of per-lane values, the first
+/// `LANES` of the caller's level used.
 #[derive(Clone, Copy)]
-enum Step<'a> {
+enum LaneSlices<'a> {
     F32(&'a [[f32; MAX_LANES]]),
     F64(&'a [[f64; MAX_LANES]]),
 }
@@ -73,9 +75,15 @@ type AnyPlan = Box<dyn Any + Send + Sync>;
 /// The object-safe face of a [`Field`]: every method a combinator or a
 /// driver calls on its input, with the level, dimension and precision as
 /// values instead of type parameters. [`Erased`] makes it a `Field` again.
-trait StepField: Send + Sync + std::fmt::Debug {
-    /// One step of values at `level` (the caller's backend): `out[..LANES]`.
-    fn eval_step(&self, level: Level, c: Step<'_>, period_scale: u64, out: &mut [f32; MAX_LANES]);
+trait PackField: Send + Sync + std::fmt::Debug {
+    /// One pack of values at `level` (the caller's backend): `out[..LANES]`.
+    fn eval_pack(
+        &self,
+        level: Level,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        out: &mut [f32; MAX_LANES],
+    );
     fn run_level(&self) -> Level;
     fn validate(&self) -> Result<(), Error>;
     fn output_bounds(&self, dimension: usize) -> (f32, f32);
@@ -91,20 +99,20 @@ trait StepField: Send + Sync + std::fmt::Debug {
     );
     /// [`GradField::validate_grad`]: `Err(NotDifferentiable)` without derivatives.
     fn validate_grad(&self) -> Result<(), Error>;
-    /// One step of values and derivatives (`grad[a]` for axis `a`; NaN
+    /// One pack of values and derivatives (`grad[a]` for axis `a`; NaN
     /// without derivatives: never reached, `validate_grad` refuses first).
-    fn eval_grad_step(
+    fn eval_grad_pack(
         &self,
         level: Level,
-        c: Step<'_>,
+        c: LaneSlices<'_>,
         period_scale: u64,
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
     );
 }
 
-/// A [`StepField`] that owns its source: what a [`DynSource`] boxes.
-trait DynField: StepField {
+/// A [`PackField`] that owns its source: what a [`DynSource`] boxes.
+trait DynField: PackField {
     fn clone_box(&self) -> Box<dyn DynField>;
     /// A whole batch or grid call. The source's own drivers run it: a
     /// lattice's compiled fused paths, or for a composite (an operator, a
@@ -128,10 +136,10 @@ trait Gradients<T>: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn validate_grad(t: &T) -> Result<(), Error>;
     /// A whole derivative call.
     fn run_grad(t: &T, req: GradRequest<'_>) -> Result<(), Error>;
-    fn eval_grad_step(
+    fn eval_grad_pack(
         t: &T,
         level: Level,
-        c: Step<'_>,
+        c: LaneSlices<'_>,
         period_scale: u64,
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
@@ -153,10 +161,10 @@ impl<T> Gradients<T> for Plain {
     fn run_grad(_: &T, _: GradRequest<'_>) -> Result<(), Error> {
         Err(Error::NotDifferentiable)
     }
-    fn eval_grad_step(
+    fn eval_grad_pack(
         _: &T,
         _: Level,
-        _: Step<'_>,
+        _: LaneSlices<'_>,
         _: u64,
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
@@ -173,17 +181,17 @@ impl<T: GradField> Gradients<T> for WithGradients {
     fn run_grad(t: &T, req: GradRequest<'_>) -> Result<(), Error> {
         t.run_grad(req)
     }
-    fn eval_grad_step(
+    fn eval_grad_pack(
         t: &T,
         level: Level,
-        c: Step<'_>,
+        c: LaneSlices<'_>,
         period_scale: u64,
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
     ) {
         with_dims!(grad.len(), (), |D| dispatch(
             level,
-            EvalGradStep::<T::GradCore, D> {
+            EvalGradPack::<T::GradCore, D> {
                 field: t.grad_core(),
                 c,
                 period_scale,
@@ -194,37 +202,37 @@ impl<T: GradField> Gradients<T> for WithGradients {
     }
 }
 
-/// A step's `f32` coordinates from their per-lane copies (`D` axes).
+/// A pack's `f32` coordinates from their per-lane copies (`D` axes).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn f32_step<S: Simd, const D: usize>(s: S, lanes: &[[f32; MAX_LANES]]) -> F32Coords<S, D> {
+fn f32_pack<S: Simd, const D: usize>(s: S, lanes: &[[f32; MAX_LANES]]) -> F32Pack<S, D> {
     let mut c = [s.splat(0.0); D];
     for (c, lanes) in c.iter_mut().zip(lanes) {
         *c = s.load(&lanes[..S::LANES]);
     }
-    F32Coords(c)
+    F32Pack(c)
 }
 
-/// A step's `f64` coordinates from their per-lane copies (`D` axes).
+/// A pack's `f64` coordinates from their per-lane copies (`D` axes).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn f64_step<S: Simd, const D: usize>(lanes: &[[f64; MAX_LANES]]) -> F64Coords<D> {
+fn f64_pack<S: Simd, const D: usize>(lanes: &[[f64; MAX_LANES]]) -> F64Pack<D> {
     let mut c = [[0.0f64; MAX_LANES]; D];
     for (c, lanes) in c.iter_mut().zip(lanes) {
         c[..S::LANES].copy_from_slice(&lanes[..S::LANES]);
     }
-    F64Coords(c)
+    F64Pack(c)
 }
 
-/// One step of `field` at `c`, stored into `out`. Compiled for the source's
+/// One pack of `field` at `c`, stored into `out`. Compiled for the source's
 /// core type (`Field::Core`), so `Fbm<Perlin>`, `Ridged<Perlin>`, … behind a
 /// box share the one copy of `Fractal<Perlin>`.
-struct EvalStep<'a, T, const D: usize> {
+struct EvalPack<'a, T, const D: usize> {
     field: &'a T,
-    c: Step<'a>,
+    c: LaneSlices<'a>,
     period_scale: u64,
     out: &'a mut [f32; MAX_LANES],
 }
 
-impl<T: Field, const D: usize> Job for EvalStep<'_, T, D>
+impl<T: Field, const D: usize> Job for EvalPack<'_, T, D>
 where
     Noise: Dims<D>,
 {
@@ -234,27 +242,29 @@ where
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let v = match self.c {
-            Step::F32(lanes) => self
-                .field
-                .eval(&r, s, &f32_step(s, lanes), self.period_scale),
-            Step::F64(lanes) => self
-                .field
-                .eval(&r, s, &f64_step::<S, D>(lanes), self.period_scale),
+            LaneSlices::F32(lanes) => {
+                self.field
+                    .eval(&r, s, &f32_pack(s, lanes), self.period_scale)
+            }
+            LaneSlices::F64(lanes) => {
+                self.field
+                    .eval(&r, s, &f64_pack::<S, D>(lanes), self.period_scale)
+            }
         };
         s.store(v, &mut self.out[..S::LANES]);
     }
 }
 
-/// One step of `field`'s values and derivatives at `c`, stored.
-struct EvalGradStep<'a, T, const D: usize> {
+/// One pack of `field`'s values and derivatives at `c`, stored.
+struct EvalGradPack<'a, T, const D: usize> {
     field: &'a T,
-    c: Step<'a>,
+    c: LaneSlices<'a>,
     period_scale: u64,
     out: &'a mut [f32; MAX_LANES],
     grad: &'a mut [[f32; MAX_LANES]; D],
 }
 
-impl<T: GradField, const D: usize> Job for EvalGradStep<'_, T, D>
+impl<T: GradField, const D: usize> Job for EvalGradPack<'_, T, D>
 where
     Noise: Dims<D>,
 {
@@ -264,12 +274,13 @@ where
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let (v, d) = match self.c {
-            Step::F32(lanes) => self
-                .field
-                .eval_grad(&r, s, &f32_step(s, lanes), self.period_scale),
-            Step::F64(lanes) => {
+            LaneSlices::F32(lanes) => {
                 self.field
-                    .eval_grad(&r, s, &f64_step::<S, D>(lanes), self.period_scale)
+                    .eval_grad(&r, s, &f32_pack(s, lanes), self.period_scale)
+            }
+            LaneSlices::F64(lanes) => {
+                self.field
+                    .eval_grad(&r, s, &f64_pack::<S, D>(lanes), self.period_scale)
             }
         };
         s.store(v, &mut self.out[..S::LANES]);
@@ -279,20 +290,26 @@ where
     }
 }
 
-impl<P, G> StepField for Node<P, G>
+impl<P, G> PackField for Node<P, G>
 where
     P: Deref + Send + Sync + std::fmt::Debug,
     P::Target: Field,
     G: Gradients<P::Target>,
 {
-    fn eval_step(&self, level: Level, c: Step<'_>, period_scale: u64, out: &mut [f32; MAX_LANES]) {
+    fn eval_pack(
+        &self,
+        level: Level,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        out: &mut [f32; MAX_LANES],
+    ) {
         let dims = match c {
-            Step::F32(a) => a.len(),
-            Step::F64(a) => a.len(),
+            LaneSlices::F32(a) => a.len(),
+            LaneSlices::F64(a) => a.len(),
         };
         with_dims!(dims, (), |D| dispatch(
             level,
-            EvalStep::<<P::Target as Field>::Core, D> {
+            EvalPack::<<P::Target as Field>::Core, D> {
                 field: self.0.core(),
                 c,
                 period_scale,
@@ -344,15 +361,15 @@ where
         G::validate_grad(&*self.0)
     }
 
-    fn eval_grad_step(
+    fn eval_grad_pack(
         &self,
         level: Level,
-        c: Step<'_>,
+        c: LaneSlices<'_>,
         period_scale: u64,
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
     ) {
-        G::eval_grad_step(&*self.0, level, c, period_scale, out, grad)
+        G::eval_grad_pack(&*self.0, level, c, period_scale, out, grad)
     }
 }
 
@@ -379,10 +396,10 @@ where
 }
 
 /// A whole batch or grid call on `field` by the drivers compiled once for
-/// [`Erased`], `field` evaluated one kernel step at a time across the
+/// [`Erased`], `field` evaluated one kernel pack at a time across the
 /// virtual call: what operators, warps and fractals over them run, so that
 /// their drivers are not compiled again for every composite type and level
-/// (the step itself, all of `field` inlined, still is).
+/// (the pack itself, all of `field` inlined, still is).
 pub(crate) fn run_erased<T: Field>(field: &T, req: Request<'_>) -> Result<(), Error> {
     crate::field::run(&Erased(&Node(field, Plain)), req)
 }
@@ -399,7 +416,7 @@ pub(crate) fn run_grad_erased<T: GradField>(field: &T, req: GradRequest<'_>) -> 
 /// with [`crate::Recipe`]. A batch or grid call on a `DynSource` runs the
 /// source's own compiled path (one virtual call per call); a combinator
 /// that takes a `DynSource` as input makes one virtual call per kernel
-/// step (32 points at `Avx2`, 64 at `Avx512`, 16 at `Neon`) and one per
+/// pack (32 points at `Avx2`, 64 at `Avx512`, 16 at `Neon`) and one per
 /// block of grid rows, never one per point. The output is bit-identical
 /// to the same graph composed statically, at every level.
 ///
@@ -573,7 +590,7 @@ macro_rules! erased_grad_runs {
 pub(crate) use erased_grad_runs;
 
 /// `plan` and `fill_rows` forwarded to `self.0` (a boxed or borrowed
-/// [`StepField`]).
+/// [`PackField`]).
 macro_rules! forward_grid {
     () => {
         fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> AnyPlan
@@ -598,11 +615,11 @@ macro_rules! forward_grid {
     };
 }
 
-/// A [`StepField`] as a [`Field`]: the one type the drivers are compiled
+/// A [`PackField`] as a [`Field`]: the one type the drivers are compiled
 /// for on behalf of every boxed or erased source. It only borrows, so it
 /// has no level to set (only the owners' `with_level` sets levels).
 #[derive(Clone, Copy, Debug)]
-struct Erased<'a>(&'a dyn StepField);
+struct Erased<'a>(&'a dyn PackField);
 
 impl Field for Erased<'_> {
     type Ready<'a, S: Simd>
@@ -620,7 +637,7 @@ impl Field for Erased<'_> {
     fn ready<S: Simd>(&self, _: S) {}
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,
@@ -631,14 +648,14 @@ impl Field for Erased<'_> {
         Noise: Dims<D>,
     {
         let mut out = [0.0f32; MAX_LANES];
-        match c.lanes(s) {
-            Lanes::F32(lanes) => {
+        match c.lane_arrays(s) {
+            LaneArrays::F32(lanes) => {
                 self.0
-                    .eval_step(S::LEVEL, Step::F32(&lanes), period_scale, &mut out)
+                    .eval_pack(S::LEVEL, LaneSlices::F32(&lanes), period_scale, &mut out)
             }
-            Lanes::F64(lanes) => {
+            LaneArrays::F64(lanes) => {
                 self.0
-                    .eval_step(S::LEVEL, Step::F64(&lanes), period_scale, &mut out)
+                    .eval_pack(S::LEVEL, LaneSlices::F64(&lanes), period_scale, &mut out)
             }
         }
         s.load(&out[..S::LANES])
@@ -669,7 +686,7 @@ impl GradField for Erased<'_> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,
@@ -681,17 +698,17 @@ impl GradField for Erased<'_> {
     {
         let mut out = [0.0f32; MAX_LANES];
         let mut grad = [[0.0f32; MAX_LANES]; D];
-        match c.lanes(s) {
-            Lanes::F32(lanes) => self.0.eval_grad_step(
+        match c.lane_arrays(s) {
+            LaneArrays::F32(lanes) => self.0.eval_grad_pack(
                 S::LEVEL,
-                Step::F32(&lanes),
+                LaneSlices::F32(&lanes),
                 period_scale,
                 &mut out,
                 &mut grad,
             ),
-            Lanes::F64(lanes) => self.0.eval_grad_step(
+            LaneArrays::F64(lanes) => self.0.eval_grad_pack(
                 S::LEVEL,
-                Step::F64(&lanes),
+                LaneSlices::F64(&lanes),
                 period_scale,
                 &mut out,
                 &mut grad,
@@ -729,7 +746,7 @@ impl Field for DynSource {
     fn ready<S: Simd>(&self, _: S) {}
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,
@@ -766,7 +783,7 @@ impl GradField for DynSource {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         _: &(),
         s: S,

@@ -32,8 +32,8 @@
 
 use std::borrow::Cow;
 
-use crate::field::{Coords, Field, GradField, GradRequest, GridAxis, Request, canonical};
-use crate::kernel::{Dims, Noise, load_padded, store_step};
+use crate::field::{Field, GradField, GradRequest, GridAxis, PointPack, Request, canonical};
+use crate::kernel::{Dims, Noise, load_padded, store_pack};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
@@ -194,7 +194,7 @@ impl<N: Source> Fractal<N> {
         let mut error = self.settings_error();
         let d = &mut self.derived;
         let (mut f, mut a, mut p) = (1.0f64, 1.0f64, 1u64);
-        let step = s.lacunarity.max(1.0) as u64;
+        let factor = s.lacunarity.max(1.0) as u64;
         for i in 0..MAX_OCTAVES as usize {
             d.frequency[i] = f;
             d.amplitude[i] = a as f32;
@@ -202,7 +202,7 @@ impl<N: Source> Fractal<N> {
             d.period_scale[i] = p;
             f *= f64::from(s.lacunarity);
             a *= f64::from(s.persistence);
-            p = p.saturating_mul(step);
+            p = p.saturating_mul(factor);
         }
         if error.is_none() {
             let used = s.octaves as usize;
@@ -292,7 +292,7 @@ impl<N: Source> Fractal<N> {
     /// there), so `c` and `c + k·period` give every octave the same bits.
     /// Octave 0 keeps `c`: the source repeats exactly at its period.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn centred<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn centred<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         s: S,
         c: &C,
@@ -390,7 +390,7 @@ impl<N: Source> Field for Fractal<N> {
 
     #[allow(clippy::needless_range_loop)] // parallel per-octave tables
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
         s: S,
@@ -585,7 +585,7 @@ impl<N: Source + GradField> GradField for Fractal<N> {
     /// fBm's derivatives: `Σ aᵢ·fᵢ·∇nᵢ` (only `Fbm` forwards this).
     #[allow(clippy::needless_range_loop)] // parallel per-octave tables
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
         s: S,
@@ -674,15 +674,15 @@ impl Job for FoldRows<'_> {
 }
 
 /// [`FoldRows`] for the fold `Shape::ALL[SHAPE]`: whole vectors, then the
-/// tail padded through the same step.
+/// tail padded through the same pack.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn fold_rows<S: Simd, const SHAPE: u8>(s: S, job: FoldRows<'_>) {
     let shape = Shape::ALL[SHAPE as usize];
     let ridged = shape == Shape::Ridged;
     let (first, amplitude) = (job.first, job.amplitude);
-    // One step: `v` the octave's values, `acc` the sums so far, `w` the
+    // One pack: `v` the octave's values, `acc` the sums so far, `w` the
     // ridged weights (ignored by the other folds).
-    let step = |v: S::F, acc: S::F, w: &mut S::F| fold(s, shape, first, amplitude, acc, w, v);
+    let fold_pack = |v: S::F, acc: S::F, w: &mut S::F| fold(s, shape, first, amplitude, acc, w, v);
     let n = S::LANES;
     let len = job.acc.len();
     let whole = len - len % n;
@@ -698,7 +698,7 @@ fn fold_rows<S: Simd, const SHAPE: u8>(s: S, job: FoldRows<'_>) {
         if ridged {
             w = s.load(&job.weight[at..at + n]);
         }
-        let sum = step(v, acc, &mut w);
+        let sum = fold_pack(v, acc, &mut w);
         if ridged {
             s.store(w, &mut job.weight[at..at + n]);
         }
@@ -713,11 +713,11 @@ fn fold_rows<S: Simd, const SHAPE: u8>(s: S, job: FoldRows<'_>) {
         if ridged {
             w = load_padded(s, job.weight, whole);
         }
-        let sum = step(v, acc, &mut w);
+        let sum = fold_pack(v, acc, &mut w);
         if ridged {
-            store_step(s, w, &mut job.weight[whole..]);
+            store_pack(s, w, &mut job.weight[whole..]);
         }
-        store_step(s, sum, acc_tail);
+        store_pack(s, sum, acc_tail);
     }
 }
 
@@ -748,7 +748,7 @@ impl Job for FinishRows<'_> {
                 };
                 let v = load_padded(s, dst, 0);
                 let v = finish(s, self.settings, self.shape, self.norm, v, x);
-                store_step(s, v, dst);
+                store_pack(s, v, dst);
             }
         }
     }

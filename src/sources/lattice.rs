@@ -1,15 +1,15 @@
 //! Lattice noises: a hash mode (the full-coordinate hash or a permutation),
-//! a fade curve, optional periods, and a [`Kind`] of corner (gradients for
+//! a fade curve, optional periods, and [`Corners`] (gradients for
 //! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
-use crate::field::{Coords, Field, GradField, GridAxis, Input, inputs_cut, inputs_step};
+use crate::field::{Field, GradField, GridAxis, Input, PointPack, inputs_cut, inputs_pack};
 use crate::kernel::{
-    AxisSamples, CoordinateHash, Dims, FillGridRows, FillRowsByCells, Hashing, Kind, LatticeHash,
-    MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors, PeriodicCells,
-    PermutationHash, RowAxis, ValueKind, noise_parts, remake_lanes_out_of_range, stage2,
-    stage2_grad,
+    AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, HashModeKernel,
+    HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors,
+    PeriodicCells, PermutationMode, RowAxis, ValueCorners, noise_parts, remake_lanes_out_of_range,
+    stage2, stage2_grad,
 };
-use crate::simd::{MAX_LANES, PermTable, Simd, StepJob, dispatch};
+use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
 use crate::{Error, Fade, HashMode, Level};
 use std::any::TypeId;
@@ -18,51 +18,51 @@ use std::sync::Arc;
 
 /// How a lattice hashes its corners (see `kernel/hash/`).
 #[derive(Clone, PartialEq)]
-pub(crate) enum LatticeHashing {
+pub(crate) enum HashModeData {
     /// Ken's permutation chain over this table (repeats every 256 cells).
     Permutation(Arc<PermTable>),
     /// The full-coordinate hash; `key` is drawn from `seed`.
     Coordinates { seed: u64, key: u32 },
 }
 
-impl LatticeHashing {
+impl HashModeData {
     /// The full-coordinate hash of `seed`: its key is the high half of the
     /// first SplitMix64 output.
-    pub(crate) fn coordinates(seed: u64) -> LatticeHashing {
+    pub(crate) fn coordinates(seed: u64) -> HashModeData {
         let key = (SplitMix64(seed).next() >> 32) as u32;
-        LatticeHashing::Coordinates { seed, key }
+        HashModeData::Coordinates { seed, key }
     }
 
-    fn kernel(&self) -> Hashing<'_> {
+    fn kernel(&self) -> HashModeRef<'_> {
         match self {
-            LatticeHashing::Permutation(t) => Hashing::Table(t),
-            LatticeHashing::Coordinates { key, .. } => Hashing::Coordinates(*key),
+            HashModeData::Permutation(t) => HashModeRef::Permutation(t),
+            HashModeData::Coordinates { key, .. } => HashModeRef::Coordinates(*key),
         }
     }
 
     fn natural_period(&self) -> u64 {
         match self {
-            LatticeHashing::Permutation(_) => PermutationHash::NATURAL_PERIOD,
-            LatticeHashing::Coordinates { .. } => CoordinateHash::NATURAL_PERIOD,
+            HashModeData::Permutation(_) => PermutationMode::NATURAL_PERIOD,
+            HashModeData::Coordinates { .. } => CoordinatesMode::NATURAL_PERIOD,
         }
     }
 
     pub(crate) fn mode(&self) -> HashMode {
         match self {
-            LatticeHashing::Permutation(_) => HashMode::Permutation,
-            LatticeHashing::Coordinates { .. } => HashMode::Coordinates,
+            HashModeData::Permutation(_) => HashMode::Permutation,
+            HashModeData::Coordinates { .. } => HashMode::Coordinates,
         }
     }
 }
 
-impl fmt::Debug for LatticeHashing {
+impl fmt::Debug for HashModeData {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LatticeHashing::Permutation(t) => f
+            HashModeData::Permutation(t) => f
                 .debug_struct("Permutation")
                 .field("start", &&t.bytes[..8])
                 .finish(),
-            LatticeHashing::Coordinates { seed, .. } => {
+            HashModeData::Coordinates { seed, .. } => {
                 f.debug_struct("Coordinates").field("seed", seed).finish()
             }
         }
@@ -72,7 +72,7 @@ impl fmt::Debug for LatticeHashing {
 /// What a lattice's kernels load once per call: the permutation in the
 /// backend's form, or the seed key on every lane (and alone).
 pub enum LatticeReady<'a, S: Simd> {
-    Table(S::Perm<'a>),
+    Permutation(S::Perm<'a>),
     Coordinates(S::UP, u32),
 }
 
@@ -95,31 +95,31 @@ const MAX_PERIOD: u64 = 1 << 62;
 /// A lattice noise of corner kind `K`.
 #[derive(Clone)]
 pub struct Lattice<K> {
-    pub(crate) hashing: LatticeHashing,
+    pub(crate) hash_mode: HashModeData,
     pub(crate) level: Level,
     pub(crate) periods: Option<[u32; 4]>,
-    pub(crate) curve: Fade,
-    pub(crate) kind: K,
+    pub(crate) fade: Fade,
+    pub(crate) corners: K,
 }
 
-impl<K: Kind + Default> Lattice<K> {
+impl<K: Corners + Default> Lattice<K> {
     /// Ken's permutation chain over `p`.
     pub(crate) fn permuted(p: &[u8; 256]) -> Lattice<K> {
-        Lattice::with_hashing(LatticeHashing::Permutation(Arc::new(PermTable::new(p))))
+        Lattice::with_hash_mode(HashModeData::Permutation(Arc::new(PermTable::new(p))))
     }
 
     /// The full-coordinate hash of `seed`.
     pub(crate) fn coordinates(seed: u64) -> Lattice<K> {
-        Lattice::with_hashing(LatticeHashing::coordinates(seed))
+        Lattice::with_hash_mode(HashModeData::coordinates(seed))
     }
 
-    fn with_hashing(hashing: LatticeHashing) -> Lattice<K> {
+    fn with_hash_mode(hash_mode: HashModeData) -> Lattice<K> {
         Lattice {
-            hashing,
+            hash_mode,
             level: Level::detect(),
             periods: None,
-            curve: Fade::Quintic,
-            kind: K::default(),
+            fade: Fade::Quintic,
+            corners: K::default(),
         }
     }
 }
@@ -127,17 +127,19 @@ impl<K: Kind + Default> Lattice<K> {
 impl<K> PartialEq for Lattice<K> {
     /// Same hashing, periods and fade (the level changes no output).
     fn eq(&self, other: &Lattice<K>) -> bool {
-        self.hashing == other.hashing && self.periods == other.periods && self.curve == other.curve
+        self.hash_mode == other.hash_mode
+            && self.periods == other.periods
+            && self.fade == other.fade
     }
 }
 
 impl<K> fmt::Debug for Lattice<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Lattice")
-            .field("hash", &self.hashing)
+            .field("hash", &self.hash_mode)
             .field("level", &self.level)
             .field("period", &self.periods)
-            .field("fade", &self.curve)
+            .field("fade", &self.fade)
             .finish()
     }
 }
@@ -168,15 +170,15 @@ const COORDINATE_BOUNDS: [[f32; 4]; 4] = [
     [1.0, 1.008_759, 0.999_03, 1.000_001],
 ];
 
-impl<K: Kind + fmt::Debug> Lattice<K> {
+impl<K: Corners + fmt::Debug> Lattice<K> {
     fn is_value(&self) -> bool {
-        TypeId::of::<K>() == TypeId::of::<ValueKind>()
+        TypeId::of::<K>() == TypeId::of::<ValueCorners>()
     }
 
     /// The periods scaled by `scale` (saturating), or `None` when not periodic.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn scaled_periods(&self, scale: u64) -> Option<[u64; 4]> {
-        let natural = self.hashing.natural_period();
+        let natural = self.hash_mode.natural_period();
         self.periods.map(|p| {
             p.map(|p| match p {
                 NOT_PERIODIC => natural,
@@ -187,7 +189,7 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
 
     fn periods_or_natural(&self, scale: u64) -> [u64; 4] {
         self.scaled_periods(scale)
-            .unwrap_or([self.hashing.natural_period(); 4])
+            .unwrap_or([self.hash_mode.natural_period(); 4])
     }
 }
 
@@ -199,16 +201,22 @@ impl<K: Kind + fmt::Debug> Lattice<K> {
 /// other fades and every periodic stage 1 share one arm each, so that
 /// stage 1 is compiled three times per step type, not eight.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn stage1_axes<K: Kind + fmt::Debug, H: LatticeHash, S: Simd, C: Coords<S, D>, const D: usize>(
+fn stage1_axes<
+    K: Corners + fmt::Debug,
+    H: HashModeKernel,
+    S: Simd,
+    C: PointPack<S, D>,
+    const D: usize,
+>(
     lattice: &Lattice<K>,
     s: S,
     c: &C,
     period_scale: u64,
 ) -> [crate::kernel::Axis<S, H>; D] {
-    match (lattice.scaled_periods(period_scale), lattice.curve) {
+    match (lattice.scaled_periods(period_scale), lattice.fade) {
         (None, Fade::Quintic) => c.axes::<H>(s, None, Fade::Quintic, false),
-        (None, curve) => c.axes::<H>(s, None, curve, false),
-        (Some(p), curve) => c.axes::<H>(s, Some(&p), curve, false),
+        (None, fade) => c.axes::<H>(s, None, fade, false),
+        (Some(p), fade) => c.axes::<H>(s, Some(&p), fade, false),
     }
 }
 
@@ -219,7 +227,7 @@ pub struct LatticePlan {
     row: Option<RowAxis>,
 }
 
-impl<K: Kind + fmt::Debug> Field for Lattice<K> {
+impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     type Ready<'a, S: Simd>
         = LatticeReady<'a, S>
     where
@@ -233,16 +241,16 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
-        match &self.hashing {
-            LatticeHashing::Permutation(t) => LatticeReady::Table(s.perm_table(t)),
-            LatticeHashing::Coordinates { key, .. } => {
+        match &self.hash_mode {
+            HashModeData::Permutation(t) => LatticeReady::Permutation(s.perm_table(t)),
+            HashModeData::Coordinates { key, .. } => {
                 LatticeReady::Coordinates(s.splat_u32(*key), *key)
             }
         }
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
         s: S,
@@ -252,7 +260,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        s.outlined(LatticeStep::<K, S, C, D> {
+        s.outlined(LatticePack::<K, S, C, D> {
             lattice: self,
             r,
             c,
@@ -261,7 +269,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn fill_steps<S: Simd, T: Input, const D: usize>(
+    fn fill_packs<S: Simd, T: Input, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
         s: S,
@@ -283,13 +291,13 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         let n = S::LANES;
         let inputs = inputs_cut(inputs, out.len());
         if let (LatticeReady::Coordinates(lanes, key), Fade::Quintic, Some(f32_inputs)) =
-            (r, self.curve, T::f32_slices(&inputs))
+            (r, self.fade, T::f32_slices(&inputs))
         {
             match self.scaled_periods(period_scale) {
                 None => {
                     let mut check = s.cells_check();
                     for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                        let src = inputs_step(&f32_inputs, k, n);
+                        let src = inputs_pack(&f32_inputs, k, n);
                         let io = &mut PartsInMemory { src, dst };
                         noise_parts::<S, K, _, _, D>(s, lanes, &NaturalCells, &mut check, io);
                     }
@@ -305,7 +313,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
                         // by whole-step stage 1 (not the shared step, which
                         // would try the parts again first).
                         for (k, dst) in out.chunks_exact_mut(n).enumerate() {
-                            let src = inputs_step(&f32_inputs, k, n);
+                            let src = inputs_pack(&f32_inputs, k, n);
                             let mut check = s.cells_check();
                             let io = &mut PartsInMemory { src, dst };
                             noise_parts::<S, K, _, _, D>(s, lanes, &cells, &mut check, io);
@@ -340,11 +348,11 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
 
     fn output_bounds(&self, dimension: usize) -> (f32, f32) {
         let d = dimension.clamp(1, 4) - 1;
-        let row = Fade::ALL.iter().position(|&f| f == self.curve).unwrap_or(0);
-        let b = match (self.is_value(), &self.hashing) {
+        let row = Fade::ALL.iter().position(|&f| f == self.fade).unwrap_or(0);
+        let b = match (self.is_value(), &self.hash_mode) {
             (true, _) => 1.0,
-            (false, LatticeHashing::Permutation(_)) => PERMUTATION_BOUNDS[row][d],
-            (false, LatticeHashing::Coordinates { .. }) => COORDINATE_BOUNDS[row][d],
+            (false, HashModeData::Permutation(_)) => PERMUTATION_BOUNDS[row][d],
+            (false, HashModeData::Coordinates { .. }) => COORDINATE_BOUNDS[row][d],
         };
         (-b, b)
     }
@@ -369,7 +377,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         // The path depends on the grid alone, never on windows or threads.
         let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP[D - 1];
         let row = by_cells
-            .then(|| RowAxis::new(&samples, self.curve))
+            .then(|| RowAxis::new(&samples, self.fade))
             .flatten();
         let mut samples = samples;
         if row.is_some() {
@@ -392,13 +400,13 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
         Noise: Dims<D>,
     {
         let axes: [&AxisSamples; D] = std::array::from_fn(|a| &plan.samples[a]);
-        let (hashing, curve) = (self.hashing.kernel(), self.curve);
+        let (hash_mode, fade) = (self.hash_mode.kernel(), self.fade);
         match &plan.row {
             Some(x) => dispatch(
                 self.level,
                 FillRowsByCells {
-                    hashing,
-                    _kind: self.kind,
+                    hash_mode,
+                    _corners: self.corners,
                     axes,
                     x,
                     first_row,
@@ -409,9 +417,9 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
             None => dispatch(
                 self.level,
                 FillGridRows {
-                    hashing,
-                    curve,
-                    _kind: self.kind,
+                    hash_mode,
+                    fade,
+                    _corners: self.corners,
                     axes,
                     first_row,
                     out,
@@ -421,7 +429,7 @@ impl<K: Kind + fmt::Debug> Field for Lattice<K> {
     }
 }
 
-impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
+impl<K: Corners + fmt::Debug> GradField for Lattice<K> {
     type GradCore = Self;
 
     fn grad_core(&self) -> &Self {
@@ -429,7 +437,7 @@ impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
         s: S,
@@ -439,7 +447,7 @@ impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        s.outlined(LatticeGradStep(LatticeStep::<K, S, C, D> {
+        s.outlined(LatticeGradPack(LatticePack::<K, S, C, D> {
             lattice: self,
             r,
             c,
@@ -451,15 +459,15 @@ impl<K: Kind + fmt::Debug> GradField for Lattice<K> {
 /// One step of a lattice's points (stage 1 and stage 2), run through
 /// [`Simd::outlined`]: compiled once per level, coordinate type and
 /// dimension, and shared by the lattice's batches and every fractal over it.
-struct LatticeStep<'a, 'r, K, S: Simd, C, const D: usize> {
+struct LatticePack<'a, 'r, K, S: Simd, C, const D: usize> {
     lattice: &'a Lattice<K>,
     r: &'a LatticeReady<'r, S>,
     c: &'a C,
     period_scale: u64,
 }
 
-impl<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
-    for LatticeStep<'_, '_, K, S, C, D>
+impl<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize> OutlinedJob<S>
+    for LatticePack<'_, '_, K, S, C, D>
 where
     Noise: Dims<D>,
 {
@@ -467,19 +475,19 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> S::F {
-        let LatticeStep {
+        let LatticePack {
             lattice,
             r,
             c,
             period_scale,
         } = self;
         match r {
-            LatticeReady::Table(p) => {
-                let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
-                stage2::<S, K, PermutationHash, false, false, D>(s, p, &axes)
+            LatticeReady::Permutation(p) => {
+                let axes = stage1_axes::<K, PermutationMode, S, C, D>(lattice, s, c, period_scale);
+                stage2::<S, K, PermutationMode, false, false, D>(s, p, &axes)
             }
             LatticeReady::Coordinates(key, key_alone) => {
-                if lattice.curve == Fade::Quintic {
+                if lattice.fade == Fade::Quintic {
                     return quintic_coordinates::<K, S, C, D>(
                         lattice,
                         key,
@@ -489,7 +497,7 @@ where
                         period_scale,
                     );
                 }
-                type H = CoordinateHash;
+                type H = CoordinatesMode;
                 let axes = stage1_axes::<K, H, S, C, D>(lattice, s, c, period_scale);
                 stage2::<S, K, H, false, false, D>(s, key, &axes)
             }
@@ -501,7 +509,7 @@ where
 /// lattice): stage 2 makes the fades (and, with no period, the upper cells)
 /// per part, where they are used (see `Dims::eval`).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_coordinates<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_coordinates<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     lattice: &Lattice<K>,
     key: &S::UP,
     key_alone: u32,
@@ -526,7 +534,7 @@ where
 
 /// [`quintic_coordinates`] without a period.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_plain<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_plain<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     key: &S::UP,
     key_alone: u32,
     s: S,
@@ -535,7 +543,7 @@ fn quintic_plain<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>
 where
     Noise: Dims<D>,
 {
-    type H = CoordinateHash;
+    type H = CoordinatesMode;
     match c.f32_vectors() {
         Some(c) => {
             let mut io = PartsInVectors { c, out: c[0] };
@@ -570,7 +578,7 @@ where
 /// [`quintic_coordinates`] with the (scaled) periods `p`: part by part
 /// where it can ([`PeriodicCells`]), else by [`periodic_by_axes`].
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn quintic_periodic<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn quintic_periodic<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
     c: &C,
@@ -590,10 +598,10 @@ where
     periodic_by_axes::<K, S, C, D>(key, s, c, p)
 }
 
-/// [`quintic_periodic`] by whole-step stage 1 ([`Coords::axes`]): every
+/// [`quintic_periodic`] by whole-step stage 1 ([`PointPack::axes`]): every
 /// period, every lane.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn periodic_by_axes<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize>(
+fn periodic_by_axes<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     key: &S::UP,
     s: S,
     c: &C,
@@ -602,16 +610,16 @@ fn periodic_by_axes<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usi
 where
     Noise: Dims<D>,
 {
-    type H = CoordinateHash;
+    type H = CoordinatesMode;
     let axes = c.axes::<H>(s, Some(p), Fade::Quintic, true);
     stage2::<S, K, H, true, false, D>(s, key, &axes)
 }
 
-/// [`LatticeStep`] with derivatives.
-struct LatticeGradStep<'a, 'r, K, S: Simd, C, const D: usize>(LatticeStep<'a, 'r, K, S, C, D>);
+/// [`LatticePack`] with derivatives.
+struct LatticeGradPack<'a, 'r, K, S: Simd, C, const D: usize>(LatticePack<'a, 'r, K, S, C, D>);
 
-impl<K: Kind + fmt::Debug, S: Simd, C: Coords<S, D>, const D: usize> StepJob<S>
-    for LatticeGradStep<'_, '_, K, S, C, D>
+impl<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize> OutlinedJob<S>
+    for LatticeGradPack<'_, '_, K, S, C, D>
 where
     Noise: Dims<D>,
 {
@@ -619,20 +627,20 @@ where
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> (S::F, [S::F; D]) {
-        let LatticeStep {
+        let LatticePack {
             lattice,
             r,
             c,
             period_scale,
         } = self.0;
         match r {
-            LatticeReady::Table(p) => {
-                let axes = stage1_axes::<K, PermutationHash, S, C, D>(lattice, s, c, period_scale);
-                stage2_grad::<S, K, PermutationHash, D>(s, p, lattice.curve, &axes)
+            LatticeReady::Permutation(p) => {
+                let axes = stage1_axes::<K, PermutationMode, S, C, D>(lattice, s, c, period_scale);
+                stage2_grad::<S, K, PermutationMode, D>(s, p, lattice.fade, &axes)
             }
             LatticeReady::Coordinates(key, _) => {
-                let axes = stage1_axes::<K, CoordinateHash, S, C, D>(lattice, s, c, period_scale);
-                stage2_grad::<S, K, CoordinateHash, D>(s, key, lattice.curve, &axes)
+                let axes = stage1_axes::<K, CoordinatesMode, S, C, D>(lattice, s, c, period_scale);
+                stage2_grad::<S, K, CoordinatesMode, D>(s, key, lattice.fade, &axes)
             }
         }
     }
@@ -641,14 +649,14 @@ where
 /// The public face of a lattice newtype `$ty(Lattice<_>)`: builder methods,
 /// `Debug`, the forwarded `Field`/`GradField`, and every source method.
 macro_rules! lattice_source {
-    ($ty:ident, $name:literal, $kind:ty) => {
+    ($ty:ident, $name:literal, $corners:ty) => {
         impl $ty {
             /// The permutation in use, in the permutation mode
             /// ([`HashMode::Permutation`]); `None` with the full-coordinate hash.
             pub fn permutation(&self) -> Option<[u8; 256]> {
-                match &self.0.hashing {
-                    crate::sources::lattice::LatticeHashing::Permutation(t) => Some(t.permutation()),
-                    crate::sources::lattice::LatticeHashing::Coordinates { .. } => None,
+                match &self.0.hash_mode {
+                    crate::sources::lattice::HashModeData::Permutation(t) => Some(t.permutation()),
+                    crate::sources::lattice::HashModeData::Coordinates { .. } => None,
                 }
             }
 
@@ -663,7 +671,7 @@ macro_rules! lattice_source {
             /// How corners are hashed: [`HashMode::Coordinates`] (`new`) or
             /// [`HashMode::Permutation`] (`permuted`, `reference`).
             pub fn hash_mode(&self) -> HashMode {
-                self.0.hashing.mode()
+                self.0.hash_mode.mode()
             }
 
             /// The same noise, computed at `level` by the batch methods.
@@ -712,7 +720,7 @@ macro_rules! lattice_source {
                     return Err(Error::InvalidPeriod { axis });
                 }
                 let natural = period == [u32::MAX; 4]
-                    || (self.0.hashing.mode() == HashMode::Permutation && period == [256; 4]);
+                    || (self.0.hash_mode.mode() == HashMode::Permutation && period == [256; 4]);
                 self.0.periods = (!natural).then_some(period);
                 Ok(self)
             }
@@ -726,28 +734,28 @@ macro_rules! lattice_source {
 
             /// The same noise with another fade curve (default [`Fade::Quintic`]).
             pub fn with_fade(mut self, fade: Fade) -> $ty {
-                self.0.curve = fade;
+                self.0.fade = fade;
                 self
             }
 
             /// The fade curve in use.
             pub fn fade(&self) -> Fade {
-                self.0.curve
+                self.0.fade
             }
         }
 
         impl std::fmt::Debug for $ty {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.debug_struct($name)
-                    .field("hash", &self.0.hashing)
+                    .field("hash", &self.0.hash_mode)
                     .field("level", &self.0.level)
                     .field("period", &self.0.periods)
-                    .field("fade", &self.0.curve)
+                    .field("fade", &self.0.fade)
                     .finish()
             }
         }
 
-        crate::field::forward_field!(impl[] $ty, crate::sources::lattice::Lattice<$kind>, compiled);
+        crate::field::forward_field!(impl[] $ty, crate::sources::lattice::Lattice<$corners>, compiled);
         crate::field::forward_grad_field!(impl[] $ty, compiled);
     };
 }

@@ -1,6 +1,6 @@
 //! [`Perlin`]: gradient noise; Ken's permutation and seeded ones.
 
-use crate::kernel::GradientKind;
+use crate::kernel::GradientCorners;
 use crate::sources::lattice::{Lattice, lattice_source};
 use crate::{Error, Fade, HashMode, Level};
 
@@ -63,7 +63,7 @@ pub(crate) fn shuffled(seed: u64) -> [u8; 256] {
 /// dimensions, one point at a time or over slices and grids.
 ///
 /// [`Perlin::new`] hashes each lattice corner's whole 32-bit coordinates with
-/// the seed (the full-coordinate hash): the noise repeats only every 2³²
+/// the seed (the coordinates mode): the noise repeats only every 2³²
 /// cells along an axis, and its gradients (2D: 8 directions off the axes;
 /// 3D: the cube's diagonals; 4D: the hypercube's) leave no lattice line of
 /// zeros. [`Perlin::reference`] is Ken's noise bit for bit, and
@@ -76,7 +76,7 @@ pub(crate) fn shuffled(seed: u64) -> [u8; 256] {
 /// The methods are those of [`crate::Source`] and [`crate::Differentiable`],
 /// also callable without importing the traits.
 #[derive(Clone, PartialEq)]
-pub struct Perlin(pub(crate) Lattice<GradientKind>);
+pub struct Perlin(pub(crate) Lattice<GradientCorners>);
 
 impl Perlin {
     /// Ken Perlin's published permutation: 3D `noise` is his `ImprovedNoise`
@@ -85,7 +85,7 @@ impl Perlin {
         Perlin(Lattice::permuted(&KEN_PERMUTATION))
     }
 
-    /// Seeded gradient noise with the full-coordinate hash (the default
+    /// Seeded gradient noise with the coordinates mode (the default
     /// mode, [`HashMode::Coordinates`]): every corner's hash comes from its
     /// 32-bit lattice coordinates and a key drawn from `seed`, the same on
     /// every platform. Repeats every 2³² cells along each axis, and only
@@ -96,7 +96,7 @@ impl Perlin {
 
     /// Seeded permutation-table noise ([`HashMode::Permutation`]): Ken's
     /// algorithm over a permutation shuffled from `seed`, exactly the output
-    /// of `Perlin::new(seed)` before the full-coordinate hash became the
+    /// of `Perlin::new(seed)` before the coordinates mode became the
     /// default, so stored worlds stay valid. Repeats every 256 cells.
     ///
     /// The permutation: Fisher–Yates over `0, 1, …, 255`: for `i` from 255
@@ -108,4 +108,4 @@ impl Perlin {
     }
 }
 
-lattice_source!(Perlin, "Perlin", GradientKind);
+lattice_source!(Perlin, "Perlin", GradientCorners);

@@ -1,7 +1,7 @@
 //! [`Value`]: value noise on the same lattice, hashing and SIMD paths as
 //! [`crate::Perlin`].
 
-use crate::kernel::ValueKind;
+use crate::kernel::ValueCorners;
 use crate::sources::lattice::{Lattice, lattice_source};
 use crate::sources::perlin::{KEN_PERMUTATION, shuffled};
 use crate::{Error, Fade, HashMode, Level};
@@ -10,7 +10,7 @@ use crate::{Error, Fade, HashMode, Level};
 /// field blends the heights of a cell's corners with the fade curve.
 ///
 /// The height of a corner comes from its hash, as in [`crate::Perlin`]: with
-/// the full-coordinate hash ([`Value::new`]) the hash's top 24 bits `t` give
+/// the coordinates mode ([`Value::new`]) the hash's top 24 bits `t` give
 /// `t · 2/(2²⁴ − 1) − 1`; in the permutation mode ([`Value::permuted`],
 /// [`Value::reference`]) the chain `P[P[P[X] + Y] + Z]` (3D) gives one of
 /// 256 evenly spaced values, `h · 2/255 − 1`. Both run from −1 to 1, so
@@ -24,7 +24,7 @@ use crate::{Error, Fade, HashMode, Level};
 /// methods as on [`crate::Perlin`] (`with_level`, `with_period`,
 /// `with_fade`), and the same guarantees: same bits on every level.
 #[derive(Clone, PartialEq)]
-pub struct Value(pub(crate) Lattice<ValueKind>);
+pub struct Value(pub(crate) Lattice<ValueCorners>);
 
 impl Value {
     /// Value noise over Ken Perlin's published permutation.
@@ -32,7 +32,7 @@ impl Value {
         Value(Lattice::permuted(&KEN_PERMUTATION))
     }
 
-    /// Value noise with the full-coordinate hash of `seed` (the default
+    /// Value noise of `seed` in the coordinates mode (the default
     /// mode; the same corner hashes as [`crate::Perlin::new`]`(seed)`).
     pub fn new(seed: u64) -> Value {
         Value(Lattice::coordinates(seed))
@@ -40,10 +40,10 @@ impl Value {
 
     /// Value noise over the permutation [`crate::Perlin::permuted`] shuffles
     /// from `seed`: exactly what `Value::new(seed)` computed before the
-    /// full-coordinate hash became the default.
+    /// coordinates mode became the default.
     pub fn permuted(seed: u64) -> Value {
         Value(Lattice::permuted(&shuffled(seed)))
     }
 }
 
-lattice_source!(Value, "Value", ValueKind);
+lattice_source!(Value, "Value", ValueCorners);

@@ -20,7 +20,7 @@
 //! for the source, so there is no row path). Every level, thread count and
 //! window split gives the same bits.
 
-use crate::field::{Coords, Field, GradField, GridAxis, canonical, fill_rows_by_points};
+use crate::field::{Field, GradField, GridAxis, PointPack, canonical, fill_rows_by_points};
 use crate::kernel::{Dims, Noise};
 use crate::simd::Simd;
 use crate::{Error, Level, Source};
@@ -164,7 +164,7 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -262,7 +262,7 @@ impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
     /// and the output's gradient is `Σₐ ∂source/∂pₐ(c_iterations) · J[a][j]`.
     #[allow(clippy::needless_range_loop)] // D×D matrices
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,

@@ -1,6 +1,6 @@
 //! The cross-architecture subset of the integration tests: the modules that
 //! pin output bits (golden fingerprints), compare every level with scalar,
-//! check the full-coordinate hash and Ken's reference values, and the
+//! check the coordinates mode and Ken's reference values, and the
 //! documented semantics. CI runs this binary under qemu on aarch64 (NEON
 //! against scalar, and the same golden constants as on x86_64); the whole
 //! suite (`tests/main.rs`, which has these same files) runs natively.

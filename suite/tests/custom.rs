@@ -224,7 +224,7 @@ fn custom_is_the_users_function_at_the_given_points() {
 
 /// The user's code sees batches of 1 to 4096 points, every slice of the
 /// batch's length: 4096-point chunks for batches, whole-row passes for
-/// grids, one kernel step (the level's lanes) inside a combinator, one
+/// grids, one kernel pack (the level's lanes) inside a combinator, one
 /// point for `noiseN`; a failed call never reaches it.
 #[test]
 fn batch_sizes_the_user_sees() {
@@ -273,7 +273,7 @@ fn batch_sizes_the_user_sees() {
         }
     }
 
-    // Inside a fractal: one call per kernel step and octave.
+    // Inside a fractal: one call per kernel pack and octave.
     for level in levels() {
         let fbm = Fbm::new(Custom::new(rec.clone()))
             .octaves(2)
@@ -282,19 +282,19 @@ fn batch_sizes_the_user_sees() {
         let mut out = vec![0.0; 100];
         fbm.fill([&p[0][..100]], &mut out).unwrap();
         let calls = rec.take();
-        // One kernel step: a whole number of the level's registers, at
+        // One kernel pack: a whole number of the level's registers, at
         // most 64 points; one point on the scalar level.
-        let step = calls[0].0;
+        let pack = calls[0].0;
         assert!(
-            (1..=64).contains(&step) && step % level.lanes() == 0,
-            "{level}: {step}"
+            (1..=64).contains(&pack) && pack % level.lanes() == 0,
+            "{level}: {pack}"
         );
-        assert!(level != Level::Scalar || step == 1);
+        assert!(level != Level::Scalar || pack == 1);
         assert!(
-            calls.iter().all(|&(n, d)| n == step && d == 1),
+            calls.iter().all(|&(n, d)| n == pack && d == 1),
             "{level}: {calls:?}"
         );
-        assert_eq!(calls.len(), 2 * 100usize.div_ceil(step), "{level}");
+        assert_eq!(calls.len(), 2 * 100usize.div_ceil(pack), "{level}");
     }
 }
 

@@ -108,7 +108,7 @@ fn every_dimension(a: &impl Differentiable, b: &impl Differentiable, what: &str)
 }
 
 /// A boxed graph, and a combinator over a boxed input (which crosses the
-/// virtual call once per kernel step), give the static graph's derivatives.
+/// virtual call once per kernel pack), give the static graph's derivatives.
 #[test]
 fn boxed_derivatives_equal_the_static_ones_at_every_level() {
     for level in levels() {

@@ -2,7 +2,7 @@
 //! level; defined for every `f64` (finite in, finite and in range out;
 //! NaN or infinity in, the canonical NaN out); zero on the lattice; the same
 //! after shifts by multiples of the natural period (256 cells for the
-//! permutation, 2³² for the full-coordinate hash) far beyond `f32`
+//! permutation, 2³² for the coordinates mode) far beyond `f32`
 //! precision; mismatched lengths refused with nothing written.
 
 use crate::common::{any_perlin, bit_pattern_slices};

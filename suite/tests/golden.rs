@@ -2,10 +2,10 @@
 //!
 //! `Perlin::permuted(seed)` and `Value::permuted(seed)` must keep the bits
 //! that `Perlin::new(seed)` / `Value::new(seed)` computed before the
-//! full-coordinate hash became the default (the constants below were
+//! coordinates mode became the default (the constants below were
 //! computed by the crate at commit 7f08b49, before any kernel change), so
 //! stored worlds stay valid. The default (`new`) fingerprints pin the
-//! full-coordinate hash, so no later change alters worlds silently.
+//! coordinates mode, so no later change alters worlds silently.
 //!
 //! Every fingerprint is computed at every available level; they must agree.
 //! The same constants are checked on every architecture (CI runs this file
@@ -250,7 +250,7 @@ fn permuted_keeps_the_bits_of_the_old_default() {
     check("fbm", &at_every_level(&fbm, fbm_level), &PERMUTED_FBM);
 }
 
-// The full-coordinate hash (`Perlin::new` / `Value::new`), computed by
+// The coordinates mode (`Perlin::new` / `Value::new`), computed by
 // the crate at commit c152ea3 (the first with this mode), at Scalar,
 // Portable and Avx2, before any later kernel change.
 const DEFAULT_PERLIN_0: [(&str, u64); 9] = [

@@ -678,7 +678,7 @@ fn the_pattern_at_2_pow_40_plus_t_is_the_pattern_at_t_exactly() {
     for level in levels() {
         let p = Perlin::permuted(11).with_level(level).unwrap();
         for shift in [TWO_POW_40, -TWO_POW_40, 3.0 * TWO_POW_40] {
-            // Coefficient rows (a window per step, per part at -0.625) and points.
+            // Coefficient rows (a window per pack, per part at -0.625) and points.
             for dx in [1.0 / 128.0, 0.375, -1.0 / 64.0, -0.625, -0.875] {
                 let near = Grid3::new([t, -t, 2.0 * t], [dx, 0.25, -0.125], [300, 3, 2]);
                 let want = bits(&grid_values(&p, &near, false));

@@ -1,4 +1,4 @@
-//! The full-coordinate hash (the default mode): no repetition, periods of
+//! The coordinates mode (the default): no repetition, periods of
 //! any length, no zero lines, and both modes the same at every level.
 
 use crate::common::levels;

@@ -13,7 +13,7 @@ use noisefield::{Level, Perlin};
 use proptest::prelude::*;
 
 /// Every pair (2D) and every triple (3D) of table values, in one long batch:
-/// whole steps at every level, each value on each axis next to every other.
+/// whole packs at every level, each value on each axis next to every other.
 #[test]
 fn table_products_1d_to_3d_match_scalar_at_every_level() {
     let t = adversarial();
@@ -81,7 +81,7 @@ fn every_length_matches_scalar_at_every_level() {
     // Per axis: stride through the table and how fast the start moves.
     let strides = [1, 7, 13, 29];
     let start_speed = [1, 3, 5, 11];
-    // 0..=67, then a few lengths with more than one whole step of the widest
+    // 0..=67, then a few lengths with more than one whole pack of the widest
     // kernel and a tail after them.
     let lengths: Vec<usize> = (0..=MAX_LEN)
         .chain([95, 96, 97, 127, 128, 129, 131, 193])
@@ -141,7 +141,7 @@ proptest! {
     }
 
     /// One point gives the same bits at every position of a slice, from
-    /// position 0 through the whole steps to the last slot of the tail, with
+    /// position 0 through the whole packs to the last slot of the tail, with
     /// unrelated points around it.
     #[test]
     fn a_point_gives_the_same_bits_at_every_position(

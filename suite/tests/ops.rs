@@ -9,7 +9,7 @@ use noisefield::{
     Value, Warp,
 };
 
-/// 4099 pseudo-random points in [-40, 40]³ (a tail after whole steps).
+/// 4099 pseudo-random points in [-40, 40]³ (a tail after whole packs).
 fn points() -> [Vec<f32>; 3] {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = || {

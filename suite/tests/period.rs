@@ -2,7 +2,7 @@
 //! changes no bit, for `noiseN`, `fillN`, `fillN_f64` and `fill_gridN` at
 //! every level; the batch methods agree with the scalar `noiseN`; grids of
 //! whole periods tile seamlessly; the natural period (256 cells, or a
-//! multiple, for the permutation; `u32::MAX` for the full-coordinate hash)
+//! multiple, for the permutation; `u32::MAX` for the coordinates mode)
 //! changes nothing; a period of 0 is refused readably.
 
 use crate::common::any_perlin;
@@ -457,7 +457,7 @@ fn a_grid_of_one_period_tiles_seamlessly_4d() {
 
 /// The natural period on every axis a call uses changes nothing, whatever
 /// the unused axes' periods: in the permutation mode periods of 256 or a
-/// multiple of it (Ken's table has period 256), in the full-coordinate mode
+/// multiple of it (Ken's table has period 256), in the coordinates mode
 /// `u32::MAX` (the lattice's own 2³²). `noiseN`, `fillN` and `fillN_f64` at
 /// every level, and `fill_gridN`.
 #[test]

@@ -11,7 +11,7 @@ use noisefield::{
     Turbulence, Value, Warp,
 };
 
-/// 1031 pseudo-random points in [-60, 60]³ (a tail after whole steps).
+/// 1031 pseudo-random points in [-60, 60]³ (a tail after whole packs).
 fn points() -> [Vec<f32>; 3] {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     let mut next = || {

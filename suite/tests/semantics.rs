@@ -526,7 +526,7 @@ fn nan_or_infinity_anywhere_gives_canonical_nan() {
 // ---------------------------------------------- huge values, period 256
 
 /// The lattice plane an integer-valued `f32` lands on, as an `f32`: `x mod
-/// 256` in 0..256 for the permutation; for the full-coordinate hash `x mod
+/// 256` in 0..256 for the permutation; for the coordinates mode `x mod
 /// 2³²` taken into [−2³¹, 2³¹) (exact in `f32`: a huge `x` is a multiple of
 /// 256). Computed exactly in `f64`.
 fn lattice_plane(p: &Perlin, x: f32) -> f32 {
@@ -550,7 +550,7 @@ proptest! {
 
     /// |x| >= 2^23 on any axis: finite, within the range, and exactly the
     /// value at the lattice plane `x` mod the natural period (256 for the
-    /// permutation, 2³² for the full-coordinate hash; computed exactly).
+    /// permutation, 2³² for the coordinates mode; computed exactly).
     #[test]
     fn huge_coordinates_are_lattice_planes_mod_the_natural_period(
         p in any_perlin(),
@@ -608,7 +608,7 @@ proptest! {
 }
 
 /// Multiples `k · 2³¹` behave as 0 in the permutation mode (multiples of
-/// 256); in the full-coordinate mode as 0 for even `k` (multiples of 2³²)
+/// 256); in the coordinates mode as 0 for even `k` (multiples of 2³²)
 /// and as −2³¹ for odd `k`.
 #[test]
 fn multiples_of_2_pow_31_behave_as_their_lattice_plane() {

@@ -1,4 +1,4 @@
-//! The full-coordinate hash's gradient tables: 8 directions in 2D, the
+//! The coordinates mode's gradient tables: 8 directions in 2D, the
 //! cube's and hypercube's diagonals in 3D and 4D.
 
 /// Length of the 2D gradients: 387/256, so the largest |noise2| is just
@@ -20,10 +20,10 @@ pub(crate) const GRAD2: [[f32; 8]; 2] = {
 pub(crate) const GRAD3_COMPONENT: f32 = 341.0 / 512.0;
 /// 3D gradients by component: the 8 cube diagonals (±1, ±1, ±1) ·
 /// `GRAD3_COMPONENT`; bit `a` of the index (the hash's top 3 bits) set means
-/// component `a` is negative (the definition [`CoordinateHash`]'s gradients
+/// component `a` is negative (the definition [`CoordinatesMode`]'s gradients
 /// and `dot` are tested against; they pick signs by bits, not from this).
 ///
-/// [`CoordinateHash`]: super::CoordinateHash
+/// [`CoordinatesMode`]: super::CoordinatesMode
 #[cfg(test)]
 pub(crate) const GRAD3: [[f32; 8]; 3] = {
     let mut t = [[0.0f32; 8]; 3];

@@ -1,7 +1,7 @@
 //! How a lattice noise turns its corners' cells into hashes, and hashes
-//! into gradients or heights: two modes behind one trait, [`LatticeHash`].
+//! into gradients or heights: two modes behind one trait, [`HashModeKernel`].
 //!
-//! - [`CoordinateHash`] (the default, `Perlin::new`): each corner's hash is
+//! - [`CoordinatesMode`] (the default, `Perlin::new`): each corner's hash is
 //!   computed from its whole 32-bit lattice coordinates and the seed with
 //!   multiplies, xors and shifts on 32-bit lanes, so the lattice repeats
 //!   only every 2³² cells along an axis:
@@ -20,21 +20,21 @@
 //!   slice is identically zero; 2D has its own 8 directions (22.5° off the
 //!   axes and the diagonals), 3D the cube's 8 diagonals, 4D the 16 of the
 //!   hypercube.
-//! - [`PermutationHash`] (`Perlin::reference`, `Perlin::permuted`): Ken
+//! - [`PermutationMode`] (`Perlin::reference`, `Perlin::permuted`): Ken
 //!   Perlin's chain of 256-entry permutation lookups on cells mod 256, his
 //!   16 gradients in 3D (2D is the z = 0 slice) and 32 in 4D. It repeats
 //!   every 256 cells.
 //!
 //! Both are integer arithmetic and table reads, exact on every backend.
 //!
-//! The files: `permutation.rs` [`PermutationHash`], `coordinate.rs`
-//! [`CoordinateHash`] (its keys, corner hashes and unperiodic cells),
-//! `gradients.rs` the full-coordinate hash's gradient tables, `periodic.rs`
-//! the reduction of a step's cells by a period in vectors, `part_cells.rs`
+//! The files: `permutation.rs` [`PermutationMode`], `coordinates.rs`
+//! [`CoordinatesMode`] (its keys, corner hashes and unperiodic cells),
+//! `gradients.rs` the coordinates mode's gradient tables, `periodic.rs`
+//! the reduction of a pack's cells by a period in vectors, `part_cells.rs`
 //! the cells of the default lattice's parts ([`PartCells`]); the trait and
 //! the helpers both modes use are here.
 
-mod coordinate;
+mod coordinates;
 mod gradients;
 mod part_cells;
 mod periodic;
@@ -42,29 +42,31 @@ mod permutation;
 #[cfg(test)]
 mod tests;
 
-pub use coordinate::CoordinateHash;
+pub use coordinates::CoordinatesMode;
 pub(crate) use part_cells::{NaturalCells, PartCells, PeriodicCells};
 pub(crate) use periodic::{VECTOR_PERIOD_MAX, periodic_cells_f32};
-pub use permutation::PermutationHash;
+pub use permutation::PermutationMode;
 
 use super::Axis;
 use crate::simd::Simd;
 
-/// The lower and upper cells of a step along each of `D` axes.
-pub type CellPairs<S, H, const D: usize> =
-    [(<H as LatticeHash>::Cell<S>, <H as LatticeHash>::Cell<S>); D];
+/// The lower and upper cells of a pack along each of `D` axes.
+pub type CellPairs<S, H, const D: usize> = [(
+    <H as HashModeKernel>::Cell<S>,
+    <H as HashModeKernel>::Cell<S>,
+); D];
 
-/// A lattice's hashing mode: cells (stage 1), corner hashes (stage 2) and
+/// A lattice's hash mode: cells (stage 1), corner hashes (stage 2) and
 /// the corner gradient or height a hash selects.
-pub trait LatticeHash: Copy + Send + Sync + 'static {
+pub trait HashModeKernel: Copy + Send + Sync + 'static {
     /// Cells along an axis after which the lattice repeats (no period set).
     const NATURAL_PERIOD: u64;
     /// What a kernel loads once per call (the permutation, the seed).
     type Ready<'a, S: Simd>: Copy;
-    /// A step's lattice cells along one axis.
+    /// A pack's lattice cells along one axis.
     type Cell<S: Simd>: Copy;
-    /// What the whole step computes before its parts are blended.
-    type Step<S: Simd>: Copy;
+    /// What the whole pack computes before its parts are blended.
+    type PackWork<S: Simd>: Copy;
     /// One part's hash of one corner.
     type Part<S: Simd>: Copy;
 
@@ -78,7 +80,7 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
     fn splat_cells<S: Simd>(s: S, c0: u32, c1: u32) -> (Self::Cell<S>, Self::Cell<S>);
     /// Stage 1 in `f32` with a period: `floor mod period` of each already
     /// floored coordinate and the next cell mod `period`, when this mode
-    /// computes them in vectors for this step; `None` sends the step to the
+    /// computes them in vectors for this pack; `None` sends the pack to the
     /// exact lane-by-lane `f64` path.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn periodic_cells<S: Simd>(
@@ -88,13 +90,13 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
     ) -> Option<(Self::Cell<S>, Self::Cell<S>)> {
         None
     }
-    /// The whole-step work for the `2^D` corners of cells `cells[a]` (lower,
+    /// The whole-pack work for the `2^D` corners of cells `cells[a]` (lower,
     /// upper) on each axis `a`.
-    fn step<S: Simd, const D: usize>(
+    fn pack_work<S: Simd, const D: usize>(
         s: S,
         r: &Self::Ready<'_, S>,
         cells: &CellPairs<S, Self, D>,
-    ) -> Self::Step<S>;
+    ) -> Self::PackWork<S>;
     /// Part `k`'s hashes of the `2^D` corners (corner index bit `a` = upper
     /// cell on axis `a`); the remaining entries are unspecified. With
     /// `NEXT`, the caller promises that every upper cell is its lower cell
@@ -103,7 +105,7 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
     fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         r: &Self::Ready<'_, S>,
-        step: &Self::Step<S>,
+        pack: &Self::PackWork<S>,
         k: usize,
     ) -> [Self::Part<S>; 16];
     /// The gradient a hash picks in `D` dimensions, by component.
@@ -119,9 +121,9 @@ pub trait LatticeHash: Copy + Send + Sync + 'static {
     fn height<S: Simd>(s: S, h: Self::Part<S>) -> S::P;
 }
 
-/// [`LatticeHash::dot`] from the gradient's components.
+/// [`HashModeKernel::dot`] from the gradient's components.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn gradient_dot<H: LatticeHash, S: Simd, const D: usize>(
+fn gradient_dot<H: HashModeKernel, S: Simd, const D: usize>(
     s: S,
     h: H::Part<S>,
     c: [S::P; D],
@@ -134,9 +136,9 @@ fn gradient_dot<H: LatticeHash, S: Simd, const D: usize>(
     v
 }
 
-/// The cells of every axis of a step of points, as `(lower, upper)` pairs.
+/// The cells of every axis of a pack of points, as `(lower, upper)` pairs.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn axis_cells<S: Simd, H: LatticeHash, const D: usize>(
+pub(crate) fn axis_cells<S: Simd, H: HashModeKernel, const D: usize>(
     axes: &[Axis<S, H>; D],
 ) -> CellPairs<S, H, D> {
     let mut cells = [(axes[0].c0, axes[0].c1); D];

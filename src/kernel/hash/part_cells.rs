@@ -3,7 +3,7 @@
 //! per axis ([`PeriodicCells`]).
 
 use super::periodic::remainders;
-use super::{CoordinateHash, LatticeHash, VECTOR_PERIOD_MAX, splat_part};
+use super::{CoordinatesMode, HashModeKernel, VECTOR_PERIOD_MAX, splat_part};
 use crate::simd::Simd;
 
 /// How [`super::super::noise_parts`] makes a part's cells from its floored
@@ -17,7 +17,7 @@ pub(crate) trait PartCells<S: Simd, const D: usize> {
     /// make exactly; the others are recorded in `check` (see
     /// [`Simd::cells32_parts_checked`]).
     fn cells(&self, s: S, floored: &[S::P; D], check: &mut S::UP) -> Self::Cells;
-    /// The hashes of the part's corners (as [`CoordinateHash::part_hashes`]).
+    /// The hashes of the part's corners (as [`CoordinatesMode::part_hashes`]).
     fn hashes(&self, s: S, key: &S::UP, cells: &Self::Cells) -> [S::UP; 16];
 }
 
@@ -35,7 +35,7 @@ impl<S: Simd, const D: usize> PartCells<S, D> for NaturalCells {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(&self, s: S, key: &S::UP, cells: &[S::UP; D]) -> [S::UP; 16] {
-        CoordinateHash::hashes_of_cells::<S, D>(s, key, cells)
+        CoordinatesMode::hashes_of_cells::<S, D>(s, key, cells)
     }
 }
 
@@ -43,11 +43,11 @@ impl<S: Simd, const D: usize> PartCells<S, D> for NaturalCells {
 /// [`periodic_cells32`] (the same operations, so the same bits), right in
 /// the lanes of a periodic axis with |floor| < 2²¹ and of an unperiodic
 /// one with |floor| < 2³¹. Others are recorded in the check (the caller
-/// then makes the step by [`periodic_cells32`]'s whole-step path).
+/// then makes the pack by [`periodic_cells32`]'s whole-pack path).
 ///
 /// An unperiodic axis runs the same operations with quotient 0 and period
 /// 0 (2³² wrapped): `1/period` is 0, so the cell is the floor's and the
-/// upper cell its wrapping successor, as [`CoordinateHash::cells`] makes.
+/// upper cell its wrapping successor, as [`CoordinatesMode::cells`] makes.
 ///
 /// [`periodic_cells32`]: super::periodic::periodic_cells32
 pub(crate) struct PeriodicCells<S: Simd, const D: usize> {
@@ -61,7 +61,7 @@ pub(crate) struct PeriodicCells<S: Simd, const D: usize> {
 }
 
 impl<S: Simd, const D: usize> PeriodicCells<S, D> {
-    /// The reductions for `periods` (cells per axis, [`CoordinateHash::NATURAL_PERIOD`]
+    /// The reductions for `periods` (cells per axis, [`CoordinatesMode::NATURAL_PERIOD`]
     /// on an unperiodic axis), or `None` if an axis's period is over
     /// [`VECTOR_PERIOD_MAX`] (and not natural).
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -72,7 +72,7 @@ impl<S: Simd, const D: usize> PeriodicCells<S, D> {
             minus_period: [s.splat_u32(0); D],
         };
         for (a, &period) in periods.iter().take(D).enumerate() {
-            if period == CoordinateHash::NATURAL_PERIOD {
+            if period == CoordinatesMode::NATURAL_PERIOD {
                 continue;
             }
             if period > VECTOR_PERIOD_MAX {
@@ -112,6 +112,6 @@ impl<S: Simd, const D: usize> PartCells<S, D> for PeriodicCells<S, D> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn hashes(&self, s: S, key: &S::UP, cells: &[(S::UP, S::UP); D]) -> [S::UP; 16] {
-        CoordinateHash::corner_hashes::<S, D>(s, key, cells)
+        CoordinatesMode::corner_hashes::<S, D>(s, key, cells)
     }
 }

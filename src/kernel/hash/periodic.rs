@@ -1,4 +1,4 @@
-//! A step's cells reduced by a period in vectors, in 32-bit lanes or as
+//! A pack's cells reduced by a period in vectors, in 32-bit lanes or as
 //! exact integers in `f32`, for periods up to [`VECTOR_PERIOD_MAX`].
 
 use crate::simd::Simd;
@@ -7,14 +7,14 @@ use crate::simd::Simd;
 pub(crate) const VECTOR_PERIOD_MAX: u64 = 1 << 24;
 
 /// `(floor mod period, (floor + 1) mod period)` of every lane of an already
-/// floored step, in 32-bit lanes, for `period` ≤ [`VECTOR_PERIOD_MAX`];
+/// floored pack, in 32-bit lanes, for `period` ≤ [`VECTOR_PERIOD_MAX`];
 /// `None` if the period is larger or a lane is too far from the origin (the
 /// quotient below could be off by more than one), NaN or ±inf.
 ///
 /// The quotient is `q = floor((floor + ½) · (1/period))` in `f32`, then
 /// `r = cell − q · period` in wrapping 32-bit arithmetic (exact, since the
 /// true `r` is small).
-/// - While |floor| < 2²¹ (every lane of the step), `q` is exact:
+/// - While |floor| < 2²¹ (every lane of the pack), `q` is exact:
 ///   `(floor + ½) / period` lies at least `½ / period` from an integer,
 ///   and the two roundings (of `1/period` and of the product) move it by
 ///   under `|q| · 2⁻²³ < ¼ / period`. So `r` is in `[0, period)` at once.
@@ -54,7 +54,7 @@ pub(super) fn periodic_cells32<S: Simd>(s: S, floored: S::F, period: u64) -> Opt
 }
 
 /// The quotient `floor((floor + ½) · (1/period))` of every lane of an
-/// already floored step, in `f32`, and whether it is exact in every lane:
+/// already floored pack, in `f32`, and whether it is exact in every lane:
 /// whether every |floor| < 2²¹ (see [`periodic_cells32`]), which holds
 /// exactly when floor · 2¹⁰ (an exact product) is in i32 range.
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -66,7 +66,7 @@ fn period_quotients<S: Simd>(s: S, floored: S::F, period: u64) -> (S::F, bool) {
 }
 
 /// `(floor mod period, (floor + 1) mod period)` of every lane of an already
-/// floored step, as exact integers in `f32`, for `period` ≤
+/// floored pack, as exact integers in `f32`, for `period` ≤
 /// [`VECTOR_PERIOD_MAX`]; `None` if the period is larger or a lane has
 /// |floor| ≥ 2²¹ (NaN and ±inf included).
 ///

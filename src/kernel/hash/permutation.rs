@@ -1,14 +1,14 @@
-//! [`PermutationHash`]: Ken Perlin's chain of 256-entry permutation
+//! [`PermutationMode`]: Ken Perlin's chain of 256-entry permutation
 //! lookups on cells mod 256, his gradients and byte heights.
 
 use super::super::{GRAD1, GRAD3_X, GRAD3_Y, GRAD3_Z, GRAD4};
 use super::periodic_cells_f32;
-use super::{LatticeHash, splat_part};
+use super::{HashModeKernel, splat_part};
 use crate::simd::Simd;
 
 /// Ken Perlin's permutation chain: `P[P[P[X] + Y] + Z]` on cells mod 256.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PermutationHash;
+pub struct PermutationMode;
 
 /// `2 / 255` in `f32`: hash byte `b` gives height `b · VALUE_SCALE − 1`
 /// (0 → −1, 255 → 1 exactly).
@@ -24,11 +24,11 @@ fn bytes_of<S: Simd>(s: S, c: &[u32]) -> S::I {
     s.load_cells(&b[..S::LANES])
 }
 
-impl LatticeHash for PermutationHash {
+impl HashModeKernel for PermutationMode {
     const NATURAL_PERIOD: u64 = 256;
     type Ready<'a, S: Simd> = S::Perm<'a>;
     type Cell<S: Simd> = S::I;
-    type Step<S: Simd> = [S::I; 16];
+    type PackWork<S: Simd> = [S::I; 16];
     type Part<S: Simd> = S::H;
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -58,7 +58,7 @@ impl LatticeHash for PermutationHash {
     /// Corner `i + 2j + 4k + 8l` hashes `P[P[P[P[X_i] + Y_j] + Z_k] + W_l]`;
     /// 2D is 3D's z = 0 slice (`P[P[P[X_i] + Y_j]]`), 1D `P[X_i]`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn step<S: Simd, const D: usize>(
+    fn pack_work<S: Simd, const D: usize>(
         s: S,
         p: &S::Perm<'_>,
         cells: &[(S::I, S::I); D],
@@ -88,12 +88,12 @@ impl LatticeHash for PermutationHash {
     fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         _: &S::Perm<'_>,
-        step: &[S::I; 16],
+        pack: &[S::I; 16],
         k: usize,
     ) -> [S::H; 16] {
-        let mut out = [s.hashes(step[0], k); 16];
+        let mut out = [s.hashes(pack[0], k); 16];
         for i in 1..1 << D {
-            out[i] = s.hashes(step[i], k);
+            out[i] = s.hashes(pack[i], k);
         }
         out
     }

@@ -2,7 +2,7 @@
 //! products against their scalar definitions, and the periodic cells
 //! against `floor mod period`.
 
-use super::coordinate::coordinate_hash;
+use super::coordinates::coordinate_hash;
 use super::gradients::{GRAD3, GRAD4_DIAGONAL};
 use super::periodic::periodic_cells32;
 use super::*;
@@ -20,20 +20,20 @@ fn part_hashes_follow_the_definition() {
     ];
     for key in [0u32, 0x5bd1_e995] {
         for c in cells {
-            let step = [
+            let pack = [
                 (c[0], c[0].wrapping_add(1)),
                 (c[1], c[1] ^ 0x55),
                 (c[2], 9),
                 (c[3], c[3]),
             ];
-            let h4 = CoordinateHash::part_hashes::<Scalar, 4, false>(s, &key, &step, 0);
-            let h2 = CoordinateHash::part_hashes::<Scalar, 2, false>(s, &key, &step, 0);
+            let h4 = CoordinatesMode::part_hashes::<Scalar, 4, false>(s, &key, &pack, 0);
+            let h2 = CoordinatesMode::part_hashes::<Scalar, 2, false>(s, &key, &pack, 0);
             for corner in 0..16 {
                 let pick = |a: usize| {
                     if corner >> a & 1 == 1 {
-                        step[a].1
+                        pack[a].1
                     } else {
-                        step[a].0
+                        pack[a].0
                     }
                 };
                 let all = [pick(0), pick(1), pick(2), pick(3)];
@@ -75,7 +75,7 @@ fn diagonal_gradients_and_dots_follow_the_tables() {
         for low in low_bits {
             let pick = |c: &[f32]| c[(index & 7) as usize];
             let h3 = (index & 7) << 29 | (low >> 3);
-            let g3 = CoordinateHash::gradient::<Scalar, 3>(s, h3);
+            let g3 = CoordinatesMode::gradient::<Scalar, 3>(s, h3);
             let t3 = [pick(&GRAD3[0]), pick(&GRAD3[1]), pick(&GRAD3[2])];
             assert_eq!(
                 g3.map(f32::to_bits),
@@ -83,7 +83,7 @@ fn diagonal_gradients_and_dots_follow_the_tables() {
                 "3D index {index}"
             );
             let h4 = index << 28 | (low >> 4);
-            let g4 = CoordinateHash::gradient::<Scalar, 4>(s, h4);
+            let g4 = CoordinatesMode::gradient::<Scalar, 4>(s, h4);
             let t4 = [0, 1, 2, 3].map(|a| GRAD4_DIAGONAL[a][index as usize]);
             assert_eq!(
                 g4.map(f32::to_bits),
@@ -98,10 +98,10 @@ fn diagonal_gradients_and_dots_follow_the_tables() {
                     offsets[(i + 8) % offsets.len()],
                 ];
                 let want3 = (t3[0] * c[0] + t3[1] * c[1]) + t3[2] * c[2];
-                let got3 = CoordinateHash::dot::<Scalar, 3>(s, h3, [c[0], c[1], c[2]]);
+                let got3 = CoordinatesMode::dot::<Scalar, 3>(s, h3, [c[0], c[1], c[2]]);
                 assert!(same(got3, want3), "3D {index} {c:?}: {got3} vs {want3}");
                 let want4 = ((t4[0] * c[0] + t4[1] * c[1]) + t4[2] * c[2]) + t4[3] * c[3];
-                let got4 = CoordinateHash::dot::<Scalar, 4>(s, h4, c);
+                let got4 = CoordinatesMode::dot::<Scalar, 4>(s, h4, c);
                 assert!(same(got4, want4), "4D {index} {c:?}: {got4} vs {want4}");
             }
         }
@@ -175,7 +175,7 @@ fn periodic_cells_are_floor_mod_period() {
         }
         // The part-by-part form: axis 0 with the period, axis 1
         // unperiodic.
-        let natural = CoordinateHash::NATURAL_PERIOD;
+        let natural = CoordinatesMode::NATURAL_PERIOD;
         let parts = PeriodicCells::<Scalar, 2>::new(s, &[period, natural, 0, 0]).unwrap();
         for v in values {
             let v = v.floor();
@@ -221,10 +221,10 @@ fn periodic_cells_are_floor_mod_period() {
     assert!(periodic_cells_f32(s, f32::NEG_INFINITY, 3).is_none());
     assert!(periodic_cells_f32(s, 5.0, (1 << 24) + 1).is_none());
     assert!(PeriodicCells::<Scalar, 1>::new(s, &[(1 << 24) + 1, 3, 3, 3]).is_none());
-    // Past the period's limit on an axis a step has not: still reduced.
+    // Past the period's limit on an axis a pack has not: still reduced.
     assert!(PeriodicCells::<Scalar, 1>::new(s, &[3, (1 << 24) + 1, 0, 0]).is_some());
     // An unperiodic axis is reduced within 2³¹, NaN and ±inf nowhere.
-    let natural = [CoordinateHash::NATURAL_PERIOD; 4];
+    let natural = [CoordinatesMode::NATURAL_PERIOD; 4];
     let parts = PeriodicCells::<Scalar, 1>::new(s, &natural).unwrap();
     for (v, ok) in [
         (-2_147_483_648.0f32, false),

@@ -1,4 +1,4 @@
-//! NEON backend (aarch64 Advanced SIMD): one kernel step is 4 × 4 = 16 points.
+//! NEON backend (aarch64 Advanced SIMD): one kernel pack is 4 × 4 = 16 points.
 //!
 //! Floats are `[float32x4_t; 4]`; the kernel's integer lanes are bytes, one
 //! `uint8x16_t` for the 16 points (hash arithmetic is mod 256), in point
@@ -10,8 +10,8 @@
 //! the table's bytes returns the entries' own bits. Gradient components (−1,
 //! 0, 1) are signed bytes: one `tbl` serves the 16 points, widened per part.
 
-use crate::simd::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
-use crate::simd::{Lanes, PermTable, Simd, step_lanes};
+use crate::simd::backend::{each_vector, job_shim, pack_ops, unit_bytes, vector_ops};
+use crate::simd::{Lanes, PermTable, Simd, pack_lanes};
 use core::arch::aarch64::*;
 
 job_shim!(Neon, "neon");
@@ -39,7 +39,7 @@ const I32_RANGE: f32 = 2_147_483_648.0;
 /// 16 floats: point `4k + j` is lane `j` of vector `k`.
 #[derive(Clone, Copy)]
 pub(crate) struct F32x16([float32x4_t; 4]);
-step_ops!(F32x16, "neon", Add add vaddq_f32, Sub sub vsubq_f32, Mul mul vmulq_f32);
+pack_ops!(F32x16, "neon", Add add vaddq_f32, Sub sub vsubq_f32, Mul mul vmulq_f32);
 
 /// One part: 4 floats.
 #[derive(Clone, Copy)]
@@ -159,7 +159,7 @@ impl Neon {
     }
 }
 
-step_lanes!(Neon, F32x16);
+pack_lanes!(Neon, F32x16);
 
 impl Lanes<Neon> for F32x4 {
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -491,8 +491,8 @@ impl Simd for Neon {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn outlined<J: crate::simd::StepJob<Self>>(self, step: J) -> J::Output {
+    fn outlined<J: crate::simd::OutlinedJob<Self>>(self, job: J) -> J::Output {
         // SAFETY: `self` is the token, so NEON was detected.
-        unsafe { run_step(self, step) }
+        unsafe { run_outlined(self, job) }
     }
 }

@@ -1,4 +1,4 @@
-//! AVX2 backend: one kernel step is 4 × 8 = 32 points.
+//! AVX2 backend: one kernel pack is 4 × 8 = 32 points.
 //!
 //! Floats are `[__m256; 4]`; the kernel's integer lanes are bytes, one
 //! `__m256i` for the 32 points (hash arithmetic is mod 256). AVX2 has no
@@ -9,8 +9,8 @@
 //! component table serves 32 points, widened to `f32` per vector; other
 //! tables (the 1D slopes) go through `vpermps` on widened hashes.
 
-use crate::simd::backend::{each_vector, job_shim, step_ops, unit_bytes, vector_ops};
-use crate::simd::{Lanes, PermTable, Simd, step_lanes};
+use crate::simd::backend::{each_vector, job_shim, pack_ops, unit_bytes, vector_ops};
+use crate::simd::{Lanes, PermTable, Simd, pack_lanes};
 use core::arch::x86_64::*;
 
 job_shim!(Avx2, "avx2");
@@ -39,7 +39,7 @@ pub(crate) struct F32x32([__m256; 4]);
 #[derive(Clone, Copy)]
 pub(crate) struct U8x32(__m256i);
 
-step_ops!(F32x32, "avx2", Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
+pack_ops!(F32x32, "avx2", Add add _mm256_add_ps, Sub sub _mm256_sub_ps, Mul mul _mm256_mul_ps);
 
 /// 32 cells or hashes of 32 bits: point `8k + j` is lane `j` of vector `k`.
 #[derive(Clone, Copy)]
@@ -120,7 +120,7 @@ impl Avx2 {
     /// Entries `t[h mod 16]` of a table of −1, 0, 1 given as bytes, for the
     /// 8 hashes of one part, widened to `f32` (exactly −1.0, +0.0, 1.0, as in
     /// the `f32` tables). The `vpshufb` covers all 32 hashes, the same for
-    /// every part, so it is computed once per step.
+    /// every part, so it is computed once per pack.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn units(self, bytes: &[u8; 16], h: PartHashes) -> F32x8 {
         let dwords = self.widen(self.shuffle16(bytes, h.bytes), h.k);
@@ -148,7 +148,7 @@ impl Avx2 {
     }
 }
 
-step_lanes!(Avx2, F32x32);
+pack_lanes!(Avx2, F32x32);
 
 impl Lanes<Avx2> for F32x8 {
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -593,8 +593,8 @@ impl Simd for Avx2 {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn outlined<J: crate::simd::StepJob<Self>>(self, step: J) -> J::Output {
+    fn outlined<J: crate::simd::OutlinedJob<Self>>(self, job: J) -> J::Output {
         // SAFETY: `self` is the token, so AVX2 was detected.
-        unsafe { run_step(self, step) }
+        unsafe { run_outlined(self, job) }
     }
 }

@@ -1,4 +1,4 @@
-//! AVX-512 backend: one kernel step is [`VECTORS`] × 16 = 64 points.
+//! AVX-512 backend: one kernel pack is [`VECTORS`] × 16 = 64 points.
 //!
 //! Floats are `[__m512; 4]`; the kernel's integer lanes are *bytes*: one
 //! `__m512i` holds a byte for each of the 64 points. All hash arithmetic is
@@ -10,13 +10,13 @@
 //! of the dword lanes, where `vpermps` (16 entries) or `vpermt2ps` (32 entries)
 //! read the gradient components: no shuffle is spent on spreading bytes.
 
-use crate::simd::backend::{each_vector, job_shim, step_ops, vector_ops};
-use crate::simd::{Lanes, PermTable, Simd, step_lanes};
+use crate::simd::backend::{each_vector, job_shim, pack_ops, vector_ops};
+use crate::simd::{Lanes, PermTable, Simd, pack_lanes};
 use core::arch::x86_64::*;
 
 job_shim!(Avx512, "avx512f,avx512bw,avx512vbmi,avx2");
 
-/// 16-lane vectors per kernel step.
+/// 16-lane vectors per kernel pack.
 const VECTORS: usize = 4;
 
 /// Proof that this CPU has AVX-512 F, BW and VBMI (and AVX2).
@@ -47,7 +47,7 @@ pub(crate) struct F32x64([__m512; VECTORS]);
 #[derive(Clone, Copy)]
 pub(crate) struct U8x64(__m512i);
 
-step_ops!(F32x64, "avx512f", Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
+pack_ops!(F32x64, "avx512f", Add add _mm512_add_ps, Sub sub _mm512_sub_ps, Mul mul _mm512_mul_ps);
 
 /// 64 cells or hashes of 32 bits: point `16k + j` is lane `j` of vector `k`.
 #[derive(Clone, Copy)]
@@ -116,7 +116,7 @@ const INTERLEAVE: Bytes = Bytes({
 /// Bytes 2 and 3 of every dword: the ones the second pair of vectors fills.
 const SECOND_PAIR: u64 = 0xCCCC_CCCC_CCCC_CCCC;
 
-step_lanes!(Avx512, F32x64);
+pack_lanes!(Avx512, F32x64);
 
 impl Lanes<Avx512> for F32x16 {
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -492,8 +492,8 @@ impl Simd for Avx512 {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn outlined<J: crate::simd::StepJob<Self>>(self, step: J) -> J::Output {
+    fn outlined<J: crate::simd::OutlinedJob<Self>>(self, job: J) -> J::Output {
         // SAFETY: `self` is the token, so AVX-512 F/BW/VBMI was detected.
-        unsafe { run_step(self, step) }
+        unsafe { run_outlined(self, job) }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::rows::{How, Rows, in_blocks};
 use super::{clamp, finite, invalid, shared_periods};
-use crate::field::{Coords, Field, GradField, GridAxis, canonical};
+use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -47,7 +47,7 @@ fn mix<S: Simd>(s: S, t: S::F, a: S::F, b: S::F) -> S::F {
 }
 
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(super) fn blend_step<S: Simd>(s: S, w: Weight, a: S::F, b: S::F, c: S::F) -> S::F {
+pub(super) fn blend_pack<S: Simd>(s: S, w: Weight, a: S::F, b: S::F, c: S::F) -> S::F {
     mix(s, blend_weight(s, w, c), a, b)
 }
 
@@ -74,9 +74,9 @@ fn weight_slope(w: Weight, c: f32) -> f32 {
     }
 }
 
-/// [`weight_slope`] of every lane of a step.
+/// [`weight_slope`] of every lane of a pack.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn weight_slope_step<S: Simd>(s: S, w: Weight, c: S::F) -> S::F {
+fn weight_slope_pack<S: Simd>(s: S, w: Weight, c: S::F) -> S::F {
     let mut lanes = [0.0f32; MAX_LANES];
     s.store(c, &mut lanes[..S::LANES]);
     for l in &mut lanes[..S::LANES] {
@@ -196,7 +196,7 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, Co: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, Co: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -212,7 +212,7 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
         let a = self.a.eval(&r.0, s, c, period_scale);
         let b = self.b.eval(&r.1, s, c, period_scale);
         let control = self.control.eval(&r.2, s, c, period_scale);
-        canonical(s, blend_step(s, self.weight, a, b, control))
+        canonical(s, blend_pack(s, self.weight, a, b, control))
     }
 
     fn run_level(&self) -> Level {
@@ -320,7 +320,7 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
     crate::sources::dynamic::erased_grad_runs!();
     /// `(1 − t)·∇a + t·∇b + (b − a)·t′(c)·∇c`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, Co: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, Co: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -337,7 +337,7 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
         let (b, db) = self.b.eval_grad(&r.1, s, c, period_scale);
         let (control, dc) = self.control.eval_grad(&r.2, s, c, period_scale);
         let t = blend_weight(s, self.weight, control);
-        let k = (b - a) * weight_slope_step(s, self.weight, control);
+        let k = (b - a) * weight_slope_pack(s, self.weight, control);
         let mut grad = dc;
         for j in 0..D {
             grad[j] = canonical(s, mix(s, t, da[j], db[j]) + k * dc[j]);

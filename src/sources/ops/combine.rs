@@ -3,7 +3,7 @@
 
 use super::rows::{How, Rows, in_blocks};
 use super::shared_periods;
-use crate::field::{Coords, Field, GradField, GridAxis, canonical};
+use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -33,7 +33,7 @@ pub struct Combine<A, B> {
 }
 
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(super) fn combine_step<S: Simd>(s: S, op: CombineOp, a: S::F, b: S::F) -> S::F {
+pub(super) fn combine_pack<S: Simd>(s: S, op: CombineOp, a: S::F, b: S::F) -> S::F {
     match op {
         CombineOp::Add => a + b,
         CombineOp::Multiply => a * b,
@@ -101,7 +101,7 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -113,7 +113,7 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
     {
         let a = self.a.eval(&r.0, s, c, period_scale);
         let b = self.b.eval(&r.1, s, c, period_scale);
-        canonical(s, combine_step(s, self.op, a, b))
+        canonical(s, combine_pack(s, self.op, a, b))
     }
 
     fn run_level(&self) -> Level {
@@ -192,7 +192,7 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
     crate::sources::dynamic::erased_runs!();
 }
 
-/// `da` in the lanes where `min` or `max` ([`combine_step`]) takes `a`,
+/// `da` in the lanes where `min` or `max` ([`combine_pack`]) takes `a`,
 /// `db` where it takes `b` (unordered included): the same comparison,
 /// lane by lane, so a NaN in the input not taken never reaches the result.
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -244,7 +244,7 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
     crate::sources::dynamic::erased_grad_runs!();
     /// `∇a + ∇b`, `∇a·b + a·∇b`, or the gradient of the input `min`/`max` takes.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &Self::Ready<'_, S>,
         s: S,
@@ -274,6 +274,6 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
         for g in &mut grad {
             *g = canonical(s, *g);
         }
-        (canonical(s, combine_step(s, self.op, a, b)), grad)
+        (canonical(s, combine_pack(s, self.op, a, b)), grad)
     }
 }

@@ -1,10 +1,10 @@
 //! [`Map`]: one input mapped value by value (scale and bias, abs, clamp,
 //! terrace, curve), with its control points, parameter checks, the map of a
-//! step of lanes and its slope for the derivatives.
+//! pack of lanes and its slope for the derivatives.
 
 use super::rows::{How, Rows};
 use super::{clamp, finite, invalid};
-use crate::field::{Coords, Field, GradField, GridAxis, canonical};
+use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -68,7 +68,7 @@ pub(super) enum MapOp {
 /// Every operator is one pass over its inputs' values, written once over
 /// the lane types, so it gives the same bits at every level, on every
 /// thread and window split, like the sources under it. Inside a batch or a
-/// fractal the inputs are evaluated step by step and combined in registers
+/// fractal the inputs are evaluated pack by pack and combined in registers
 /// (no intermediate buffer); a grid fills each input's rows through the
 /// input's own row path, in blocks of at most 2¹⁶ samples, and combines the
 /// blocks, so an operator's grid is the operator applied to its inputs'
@@ -129,9 +129,9 @@ pub struct Map<N> {
     level: Level,
 }
 
-/// The map of one step of values (before NaN canonicalisation).
+/// The map of one pack of values (before NaN canonicalisation).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(super) fn map_step<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
+pub(super) fn map_pack<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
     match op {
         MapOp::ScaleBias { scale, bias } => v * s.splat(scale) + s.splat(bias),
         MapOp::Abs => s.abs(v),
@@ -157,7 +157,7 @@ pub(super) fn map_step<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
 
 /// The map of one `f32` (the same operations through the scalar backend).
 fn map_one(op: MapOp, p: &Pieces, v: f32) -> f32 {
-    map_step(crate::simd::scalar::Scalar, op, p, v)
+    map_pack(crate::simd::scalar::Scalar, op, p, v)
 }
 
 /// The piece `[xᵢ, xᵢ₊₁)` of a terrace or curve that holds `v`, if any
@@ -189,10 +189,10 @@ fn map_slope(op: MapOp, p: &Pieces, v: f32) -> f32 {
     }
 }
 
-/// [`map_slope`] of every lane of a step (stored, mapped lane by lane,
+/// [`map_slope`] of every lane of a pack (stored, mapped lane by lane,
 /// loaded: the same `f32` code at every level).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn map_slope_step<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
+fn map_slope_pack<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
     if let MapOp::ScaleBias { scale, .. } = op {
         return s.splat(scale);
     }
@@ -404,7 +404,7 @@ impl<N: Source> Field for Map<N> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
         s: S,
@@ -418,7 +418,7 @@ impl<N: Source> Field for Map<N> {
             return s.splat(f32::NAN);
         }
         let v = self.source.eval(r, s, c, period_scale);
-        canonical(s, map_step(s, self.op, &self.pieces, v))
+        canonical(s, map_pack(s, self.op, &self.pieces, v))
     }
 
     fn run_level(&self) -> Level {
@@ -510,7 +510,7 @@ impl<N: Source + GradField> GradField for Map<N> {
     crate::sources::dynamic::erased_grad_runs!();
     /// `slope(a) · ∇a`, the slope per lane by `map_slope`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn eval_grad<S: Simd, C: Coords<S, D>, const D: usize>(
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
         &self,
         r: &N::Ready<'_, S>,
         s: S,
@@ -524,10 +524,10 @@ impl<N: Source + GradField> GradField for Map<N> {
             return (s.splat(f32::NAN), [s.splat(f32::NAN); D]);
         }
         let (v, mut grad) = self.source.eval_grad(r, s, c, period_scale);
-        let slope = map_slope_step(s, self.op, &self.pieces, v);
+        let slope = map_slope_pack(s, self.op, &self.pieces, v);
         for g in &mut grad {
             *g = canonical(s, slope * *g);
         }
-        (canonical(s, map_step(s, self.op, &self.pieces, v)), grad)
+        (canonical(s, map_pack(s, self.op, &self.pieces, v)), grad)
     }
 }

@@ -15,7 +15,7 @@
 //! Every operator is one pass over its inputs' values, written once over
 //! the lane types, so it gives the same bits at every level, on every
 //! thread and window split, like the sources under it. Inside a batch or a
-//! fractal the inputs are evaluated step by step and combined in registers
+//! fractal the inputs are evaluated pack by pack and combined in registers
 //! (no intermediate buffer); a grid fills each input's rows through the
 //! input's own row path, in blocks of at most 2¹⁶ samples, and combines the
 //! blocks, so an operator's grid is the operator applied to its inputs'

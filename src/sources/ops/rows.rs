@@ -2,11 +2,11 @@
 //! at most [`BLOCK_SAMPLES`] samples, then combined lane by lane in one
 //! [`Job`] ([`Rows`]).
 
-use super::blend::{Weight, blend_step};
-use super::combine::{CombineOp, combine_step};
-use super::map::{MapOp, Pieces, map_step};
+use super::blend::{Weight, blend_pack};
+use super::combine::{CombineOp, combine_pack};
+use super::map::{MapOp, Pieces, map_pack};
 use crate::field::canonical;
-use crate::kernel::{load_padded, store_step};
+use crate::kernel::{load_padded, store_pack};
 use crate::simd::{Job, Simd};
 
 /// Rows of at most this many samples are combined per pass of a grid fill.
@@ -63,9 +63,9 @@ impl Job for Rows<'_> {
             let at = k * n;
             let a = load_padded(s, dst, 0);
             let v = match self.how {
-                How::Map(op, pieces) => map_step(s, op, pieces, a),
-                How::Combine(op) => combine_step(s, op, a, load_padded(s, self.b, at)),
-                How::Blend(w) => blend_step(
+                How::Map(op, pieces) => map_pack(s, op, pieces, a),
+                How::Combine(op) => combine_pack(s, op, a, load_padded(s, self.b, at)),
+                How::Blend(w) => blend_pack(
                     s,
                     w,
                     a,
@@ -74,7 +74,7 @@ impl Job for Rows<'_> {
                 ),
                 How::Nan => s.splat(f32::NAN),
             };
-            store_step(s, canonical(s, v), dst);
+            store_pack(s, canonical(s, v), dst);
         }
     }
 }

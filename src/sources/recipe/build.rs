@@ -4,7 +4,7 @@
 use super::MAX_RECIPE_COST;
 use super::defaults::RecipeDefaults;
 use super::error::{RecipeError, clip};
-use super::names::{FractalKind, Kind};
+use super::names::{FractalKind, SourceKind};
 use super::params::{Reader, param, period};
 use super::tree::{Call, Val};
 use crate::Source;
@@ -85,7 +85,7 @@ pub(super) fn build(
         })
     };
     let built = match call.kind {
-        Kind::Perlin | Kind::Value => {
+        SourceKind::Perlin | SourceKind::Value => {
             let seed = r.integer("seed", u64::MAX)?.unwrap_or(defaults.seed);
             let hash = r.word("hash", &["coordinates", "permuted", "reference"])?;
             let period = period(&r)?.or(defaults.period);
@@ -125,14 +125,14 @@ pub(super) fn build(
                     n
                 }};
             }
-            let node = if call.kind == Kind::Perlin {
+            let node = if call.kind == SourceKind::Perlin {
                 Node::Perlin(lattice!(Perlin))
             } else {
                 Node::Value(lattice!(Value))
             };
             Built { node, cost: 1 }
         }
-        Kind::Fractal(kind) => {
+        SourceKind::Fractal(kind) => {
             let (source, source_cost) = match call.inputs.first() {
                 Some(c) => {
                     let built = build(text, c, users, defaults)?;
@@ -213,18 +213,18 @@ pub(super) fn build(
                 cost: u64::from(octaves).saturating_mul(source_cost),
             }
         }
-        Kind::ScaleBias => operator(checked(DynSource::differentiable(Map::scale_bias(
+        SourceKind::ScaleBias => operator(checked(DynSource::differentiable(Map::scale_bias(
             input(0)?,
             r.float("scale")?.unwrap_or(1.0),
             r.float("bias")?.unwrap_or(0.0),
         ))))?,
-        Kind::Abs => operator(checked(DynSource::differentiable(Map::abs(input(0)?))))?,
-        Kind::Clamp => operator(checked(DynSource::differentiable(Map::clamp(
+        SourceKind::Abs => operator(checked(DynSource::differentiable(Map::abs(input(0)?))))?,
+        SourceKind::Clamp => operator(checked(DynSource::differentiable(Map::clamp(
             input(0)?,
             r.float("lower")?.unwrap_or(-1.0),
             r.float("upper")?.unwrap_or(1.0),
         ))))?,
-        Kind::Terrace => {
+        SourceKind::Terrace => {
             let points = r
                 .list("points")?
                 .iter()
@@ -235,7 +235,7 @@ pub(super) fn build(
                 &points,
             ))))?
         }
-        Kind::Curve => {
+        SourceKind::Curve => {
             let points = r
                 .list("points")?
                 .iter()
@@ -259,35 +259,35 @@ pub(super) fn build(
                 &points,
             ))))?
         }
-        Kind::Add => operator(checked(DynSource::differentiable(Combine::add(
+        SourceKind::Add => operator(checked(DynSource::differentiable(Combine::add(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Multiply => operator(checked(DynSource::differentiable(Combine::multiply(
+        SourceKind::Multiply => operator(checked(DynSource::differentiable(Combine::multiply(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Min => operator(checked(DynSource::differentiable(Combine::min(
+        SourceKind::Min => operator(checked(DynSource::differentiable(Combine::min(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Max => operator(checked(DynSource::differentiable(Combine::max(
+        SourceKind::Max => operator(checked(DynSource::differentiable(Combine::max(
             input(0)?,
             input(1)?,
         ))))?,
-        Kind::Blend => operator(checked(DynSource::differentiable(Blend::new(
+        SourceKind::Blend => operator(checked(DynSource::differentiable(Blend::new(
             input(0)?,
             input(1)?,
             input(2)?,
         ))))?,
-        Kind::Select => operator(checked(DynSource::differentiable(Blend::select(
+        SourceKind::Select => operator(checked(DynSource::differentiable(Blend::select(
             input(0)?,
             input(1)?,
             input(2)?,
             r.float("threshold")?.unwrap_or(0.0),
             r.float("edge")?.unwrap_or(0.0),
         ))))?,
-        Kind::Warp => {
+        SourceKind::Warp => {
             let source = build(text, &call.inputs[0], users, defaults)?;
             let field = build(text, &call.inputs[1], users, defaults)?;
             let mut w = Warp::new(source.node.boxed(), field.node.boxed());
@@ -309,7 +309,7 @@ pub(super) fn build(
             }
         }
         // A caller's source counts as one evaluation.
-        Kind::User(i) => Built {
+        SourceKind::User(i) => Built {
             node: Node::Dyn(users[i].1.clone()),
             cost: 1,
         },

@@ -3,7 +3,7 @@
 
 /// What a name builds.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Kind {
+pub(super) enum SourceKind {
     Perlin,
     Value,
     Fractal(FractalKind),
@@ -38,14 +38,14 @@ pub(super) enum FractalKind {
 /// parameters.
 pub(super) struct Signature {
     pub(super) name: &'static str,
-    pub(super) kind: Kind,
+    pub(super) kind: SourceKind,
     pub(super) inputs: (usize, usize),
     pub(super) params: &'static [&'static str],
 }
 
 const fn sig(
     name: &'static str,
-    kind: Kind,
+    kind: SourceKind,
     inputs: (usize, usize),
     params: &'static [&'static str],
 ) -> Signature {
@@ -59,40 +59,60 @@ const fn sig(
 
 /// The built-in names.
 pub(super) const BUILT_IN: &[Signature] = &[
-    sig("perlin", Kind::Perlin, (0, 0), LATTICE),
-    sig("value", Kind::Value, (0, 0), LATTICE),
-    sig("fbm", Kind::Fractal(FractalKind::Fbm), (0, 1), FRACTAL),
+    sig("perlin", SourceKind::Perlin, (0, 0), LATTICE),
+    sig("value", SourceKind::Value, (0, 0), LATTICE),
+    sig(
+        "fbm",
+        SourceKind::Fractal(FractalKind::Fbm),
+        (0, 1),
+        FRACTAL,
+    ),
     sig(
         "billow",
-        Kind::Fractal(FractalKind::Billow),
+        SourceKind::Fractal(FractalKind::Billow),
         (0, 1),
         FRACTAL,
     ),
     sig(
         "ridged",
-        Kind::Fractal(FractalKind::Ridged),
+        SourceKind::Fractal(FractalKind::Ridged),
         (0, 1),
         FRACTAL,
     ),
     sig(
         "turbulence",
-        Kind::Fractal(FractalKind::Turbulence),
+        SourceKind::Fractal(FractalKind::Turbulence),
         (0, 1),
         FRACTAL,
     ),
-    sig("marble", Kind::Fractal(FractalKind::Marble), (0, 1), MARBLE),
-    sig("scale_bias", Kind::ScaleBias, (1, 1), &["scale", "bias"]),
-    sig("abs", Kind::Abs, (1, 1), &[]),
-    sig("clamp", Kind::Clamp, (1, 1), &["lower", "upper"]),
-    sig("terrace", Kind::Terrace, (1, 1), &["points"]),
-    sig("curve", Kind::Curve, (1, 1), &["points"]),
-    sig("add", Kind::Add, (2, 2), &[]),
-    sig("multiply", Kind::Multiply, (2, 2), &[]),
-    sig("min", Kind::Min, (2, 2), &[]),
-    sig("max", Kind::Max, (2, 2), &[]),
-    sig("blend", Kind::Blend, (3, 3), &[]),
-    sig("select", Kind::Select, (3, 3), &["threshold", "edge"]),
-    sig("warp", Kind::Warp, (2, 2), &["amplitude", "iterations"]),
+    sig(
+        "marble",
+        SourceKind::Fractal(FractalKind::Marble),
+        (0, 1),
+        MARBLE,
+    ),
+    sig(
+        "scale_bias",
+        SourceKind::ScaleBias,
+        (1, 1),
+        &["scale", "bias"],
+    ),
+    sig("abs", SourceKind::Abs, (1, 1), &[]),
+    sig("clamp", SourceKind::Clamp, (1, 1), &["lower", "upper"]),
+    sig("terrace", SourceKind::Terrace, (1, 1), &["points"]),
+    sig("curve", SourceKind::Curve, (1, 1), &["points"]),
+    sig("add", SourceKind::Add, (2, 2), &[]),
+    sig("multiply", SourceKind::Multiply, (2, 2), &[]),
+    sig("min", SourceKind::Min, (2, 2), &[]),
+    sig("max", SourceKind::Max, (2, 2), &[]),
+    sig("blend", SourceKind::Blend, (3, 3), &[]),
+    sig("select", SourceKind::Select, (3, 3), &["threshold", "edge"]),
+    sig(
+        "warp",
+        SourceKind::Warp,
+        (2, 2),
+        &["amplitude", "iterations"],
+    ),
 ];
 
 const LATTICE: &[&str] = &["seed", "hash", "fade", "period"];

@@ -3,7 +3,7 @@
 
 use super::MAX_RECIPE_DEPTH;
 use super::error::{RecipeError, clip};
-use super::names::{BUILT_IN, Kind};
+use super::names::{BUILT_IN, SourceKind};
 use super::tree::{Call, Param, Val};
 use crate::{DynSource, MAX_CONTROL_POINTS};
 
@@ -132,12 +132,12 @@ impl Parser<'_> {
         &self,
         at: usize,
         name: &str,
-    ) -> Result<(Kind, (usize, usize), &'static [&'static str]), RecipeError> {
+    ) -> Result<(SourceKind, (usize, usize), &'static [&'static str]), RecipeError> {
         if let Some(b) = BUILT_IN.iter().find(|b| b.name == name) {
             return Ok((b.kind, b.inputs, b.params));
         }
         if let Some(i) = self.users.iter().position(|u| u.0 == name) {
-            return Ok((Kind::User(i), (0, 0), &[]));
+            return Ok((SourceKind::User(i), (0, 0), &[]));
         }
         let mut known: Vec<&str> = BUILT_IN.iter().map(|b| b.name).collect();
         known.extend(self.users.iter().map(|u| u.0));

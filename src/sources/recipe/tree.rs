@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::names::Kind;
+use super::names::SourceKind;
 
 /// A parameter value as written.
 #[derive(Clone, Debug)]
@@ -48,7 +48,7 @@ pub(super) struct Param {
 pub(super) struct Call {
     pub(super) name: String,
     pub(super) at: usize,
-    pub(super) kind: Kind,
+    pub(super) kind: SourceKind,
     pub(super) inputs: Vec<Call>,
     pub(super) params: Vec<Param>,
     /// Whether the text wrote parentheses (`fbm()` prints back as written).

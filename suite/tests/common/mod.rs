@@ -58,7 +58,7 @@ pub fn missing_required_levels() -> Vec<String> {
 }
 
 /// Batch lengths every level is checked at: 0 up to past four 16-lane steps,
-/// so every tail length of 8 and 16 lanes occurs, with and without full steps.
+/// so every tail length of 8 and 16 lanes occurs, with and without full packs.
 pub const MAX_LEN: usize = 67;
 
 /// 2^23: from here on every `f32` is an integer.
@@ -168,7 +168,7 @@ pub fn adversarial() -> Vec<f32> {
 }
 
 /// The noises every level is checked with: Ken's table, the default
-/// full-coordinate hash, and a seeded permutation table.
+/// coordinates mode, and a seeded permutation table.
 pub fn perlins() -> Vec<(String, Perlin)> {
     vec![
         ("reference".to_string(), Perlin::reference()),
@@ -188,7 +188,7 @@ pub fn table_perlins() -> Vec<(String, Perlin)> {
 
 /// Cells after which `p`'s lattice repeats on an axis given period `period`
 /// (`u32::MAX` leaves the axis at the mode's natural period: 256 for the
-/// permutation, 2³² for the full-coordinate hash).
+/// permutation, 2³² for the coordinates mode).
 pub fn effective_period(p: &Perlin, period: u32) -> u64 {
     match (period, p.permutation()) {
         (u32::MAX, Some(_)) => 256,
@@ -435,7 +435,7 @@ pub fn any_table_perlin() -> impl proptest::strategy::Strategy<Value = Perlin> {
     ]
 }
 
-/// Ken's table, a seeded table or a seeded full-coordinate hash (proptest
+/// Ken's table, a seeded table or the coordinates mode with a seed (proptest
 /// strategy).
 pub fn any_perlin() -> impl proptest::strategy::Strategy<Value = Perlin> {
     use proptest::prelude::*;

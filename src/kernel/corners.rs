@@ -1,8 +1,8 @@
-//! What a lattice noise puts at its corners ([`Kind`]): gradients
-//! ([`GradientKind`], Perlin) or heights ([`ValueKind`], value noise), and
+//! What a lattice noise puts at its corners ([`Corners`]): gradients
+//! ([`GradientCorners`], Perlin) or heights ([`ValueCorners`], value noise), and
 //! a corner's value with its slopes ([`Dual`]) for derivatives.
 
-use super::LatticeHash;
+use super::HashModeKernel;
 use super::axis::splat_part;
 use crate::simd::Simd;
 
@@ -16,11 +16,15 @@ pub struct Dual<S: Simd, const D: usize> {
 /// What a lattice noise puts at its corners: the value at offset `(x, y, …)`
 /// from the corner with hash `h` (the gradient or height the hash mode `H`
 /// picks), and (for derivatives) that value's slope.
-pub trait Kind: Copy + Send + Sync + 'static {
-    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P;
+pub trait Corners: Copy + Send + Sync + 'static {
+    fn corner<S: Simd, H: HashModeKernel, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        c: [S::P; D],
+    ) -> S::P;
     /// The corner's value and slopes, with the value computed exactly as
     /// `corner` computes it.
-    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+    fn dual<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         c: &[S::P; D],
@@ -28,7 +32,7 @@ pub trait Kind: Copy + Send + Sync + 'static {
     /// For the grid rows (`rows.rs`): a corner's value as `g0·x + rest`,
     /// with the other axes' offsets `offsets[a][far on a]` (broadcast) for
     /// corner `corner` of `D`-dimensional noise: `(g0, rest)`.
-    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
+    fn plane_terms<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         corner: usize,
@@ -39,21 +43,25 @@ pub trait Kind: Copy + Send + Sync + 'static {
 /// Perlin's gradient noise: the corner value is `gradient · offset`,
 /// summed `((g0·x + g1·y) + g2·z) + g3·w`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct GradientKind;
+pub struct GradientCorners;
 
-impl Kind for GradientKind {
+impl Corners for GradientCorners {
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, c: [S::P; D]) -> S::P {
+    fn corner<S: Simd, H: HashModeKernel, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        c: [S::P; D],
+    ) -> S::P {
         H::dot::<S, D>(s, h, c)
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+    fn dual<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         c: &[S::P; D],
     ) -> Dual<S, D> {
         let g = H::gradient::<S, D>(s, h);
-        // The same sum, in the same order, as `corner` (`LatticeHash::dot`).
+        // The same sum, in the same order, as `corner` (`HashModeKernel::dot`).
         let mut v = g[0] * c[0];
         for a in 1..D {
             v = v + g[a] * c[a];
@@ -61,7 +69,7 @@ impl Kind for GradientKind {
         Dual { v, d: g }
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
+    fn plane_terms<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         corner: usize,
@@ -83,15 +91,19 @@ impl Kind for GradientKind {
 /// Value noise: the corner value is the height the hash picks, whatever the
 /// offset.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ValueKind;
+pub struct ValueCorners;
 
-impl Kind for ValueKind {
+impl Corners for ValueCorners {
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn corner<S: Simd, H: LatticeHash, const D: usize>(s: S, h: H::Part<S>, _: [S::P; D]) -> S::P {
+    fn corner<S: Simd, H: HashModeKernel, const D: usize>(
+        s: S,
+        h: H::Part<S>,
+        _: [S::P; D],
+    ) -> S::P {
         H::height(s, h)
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn dual<S: Simd, H: LatticeHash, const D: usize>(
+    fn dual<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         _: &[S::P; D],
@@ -102,7 +114,7 @@ impl Kind for ValueKind {
         }
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn plane_terms<S: Simd, H: LatticeHash, const D: usize>(
+    fn plane_terms<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
         _: usize,

@@ -1,16 +1,16 @@
-//! [`CoordinateHash`], the default mode: each corner's hash from its whole
+//! [`CoordinatesMode`], the default mode: each corner's hash from its whole
 //! 32-bit cells and the seed (the definition is in the `hash` module
-//! docs), its gradients by the hash's top bits, and the cells of a step.
+//! docs), its gradients by the hash's top bits, and the cells of a pack.
 
 use super::super::GRAD1;
 use super::gradients::{DIAGONAL_COMPONENT, GRAD2};
 use super::periodic::periodic_cells32;
-use super::{LatticeHash, gradient_dot, splat_part};
+use super::{HashModeKernel, gradient_dot, splat_part};
 use crate::simd::Simd;
 
-/// The full-coordinate hash (see the `hash` module docs).
+/// The coordinates mode (see the `hash` module docs).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CoordinateHash;
+pub struct CoordinatesMode;
 
 /// Odd multipliers per axis (xxHash's 32-bit primes 1 to 4).
 pub(crate) const AXIS_PRIMES: [u32; 4] = [0x9E37_79B1, 0x85EB_CA77, 0xC2B2_AE3D, 0x27D4_EB2F];
@@ -54,7 +54,7 @@ fn finish<S: Simd>(s: S, v: S::UP) -> S::UP {
     s.mul_u32(s.xor_u32(v, s.shr_u32::<16>(v)), s.splat_u32(FINAL_PRIME))
 }
 
-/// The scalar definition of [`CoordinateHash`]: the hash of the corner with
+/// The scalar definition of [`CoordinatesMode`]: the hash of the corner with
 /// cells `cells` under seed key `seed` (the kernels' oracle in tests).
 #[cfg(test)]
 pub(crate) fn coordinate_hash(seed: u32, cells: &[u32]) -> u32 {
@@ -66,12 +66,12 @@ pub(crate) fn coordinate_hash(seed: u32, cells: &[u32]) -> u32 {
     (v ^ (v >> 16)).wrapping_mul(FINAL_PRIME)
 }
 
-impl LatticeHash for CoordinateHash {
+impl HashModeKernel for CoordinatesMode {
     const NATURAL_PERIOD: u64 = 1 << 32;
     /// The seed key on every lane.
     type Ready<'a, S: Simd> = S::UP;
     type Cell<S: Simd> = S::U;
-    type Step<S: Simd> = [(S::U, S::U); 4];
+    type PackWork<S: Simd> = [(S::U, S::U); 4];
     type Part<S: Simd> = S::UP;
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -98,7 +98,7 @@ impl LatticeHash for CoordinateHash {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn step<S: Simd, const D: usize>(
+    fn pack_work<S: Simd, const D: usize>(
         _: S,
         _: &S::UP,
         cells: &[(S::U, S::U); D],
@@ -112,11 +112,11 @@ impl LatticeHash for CoordinateHash {
     fn part_hashes<S: Simd, const D: usize, const NEXT: bool>(
         s: S,
         seed: &S::UP,
-        step: &[(S::U, S::U); 4],
+        pack: &[(S::U, S::U); 4],
         k: usize,
     ) -> [S::UP; 16] {
         let mut cells = [(s.splat_u32(0), s.splat_u32(0)); D];
-        for (cell, &(c0, c1)) in cells.iter_mut().zip(step) {
+        for (cell, &(c0, c1)) in cells.iter_mut().zip(pack) {
             let lower = s.u32_part(c0, k);
             let upper = if NEXT {
                 s.add_u32(lower, s.splat_u32(1))
@@ -155,7 +155,7 @@ impl LatticeHash for CoordinateHash {
     /// 3D and 4D: each component `±m` of the gradient is a blend by one
     /// bit of the hash ([`Self::gradient`]), then multiplied. (Both products
     /// `m·c` and `(−m)·c` of each offset made once per part and blended
-    /// instead: 48 fewer multiplies per AVX2 step, but the twelve products
+    /// instead: 48 fewer multiplies per AVX2 pack, but the twelve products
     /// overflow the registers: 32.0 instructions per point against 30.0.
     /// Products with ±m are exact negatives of each other, so every way
     /// gives the same bits.)
@@ -178,7 +178,7 @@ impl LatticeHash for CoordinateHash {
     }
 }
 
-impl CoordinateHash {
+impl CoordinatesMode {
     /// The hashes of a part's corners (corner `i + 2j + 4k + 8l` at the
     /// lower or upper cell of each axis by its bits) from each axis's
     /// `(lower, upper)` cells: the combined keys of the lower axes' corners,
@@ -221,8 +221,8 @@ impl CoordinateHash {
     }
 }
 
-/// The cell `floor mod 2³²` of every lane of an already floored step, lane
-/// by lane (the path for steps with a lane outside ±2³¹, NaN or ±inf).
+/// The cell `floor mod 2³²` of every lane of an already floored pack, lane
+/// by lane (the path for packs with a lane outside ±2³¹, NaN or ±inf).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn cells_by_lane<S: Simd>(s: S, floored: S::F) -> S::U {
     let mut lanes = [0.0f32; crate::simd::MAX_LANES];
@@ -238,6 +238,6 @@ fn cells_by_lane<S: Simd>(s: S, floored: S::F) -> S::U {
 #[inline(never)]
 fn wrap_cells(floored: &[f32], cells: &mut [u32]) {
     for (c, &v) in cells.iter_mut().zip(floored) {
-        *c = super::super::lattice_mod(f64::from(v), CoordinateHash::NATURAL_PERIOD) as u32;
+        *c = super::super::lattice_mod(f64::from(v), CoordinatesMode::NATURAL_PERIOD) as u32;
     }
 }
