@@ -1,7 +1,7 @@
 //! The drivers that run any field over points and grids: the kernel jobs
 //! (`FillPoints`, `WholePacks`, `FillPointsGrad`), the entry points behind
 //! `Source` and `Field::run` (`run`, `point`, `fill`, `fill_grid`, …) with
-//! their checks, and the row and step helpers the sources share.
+//! their checks, and the row and pack helpers the sources share.
 
 #[cfg(feature = "noise")]
 use super::F64Pack;
@@ -26,7 +26,7 @@ const TILE_SAMPLES: usize = 1 << 16;
 /// Grids of at least this many samples (16 MiB of output) stream their rows.
 const STREAMING_SAMPLES: usize = 1 << 22;
 
-/// `out[i] = field(inputs[..][i])`: whole steps, the last one padded, all
+/// `out[i] = field(inputs[..][i])`: whole packs, the last one padded, all
 /// through the same code.
 struct FillPoints<'a, F, T, const D: usize> {
     field: &'a F,
@@ -52,18 +52,18 @@ where
         for input in &mut inputs {
             *input = &input[..whole];
         }
-        // Whole steps in place, then the last partial step from and into
+        // Whole packs in place, then the last partial pack from and into
         // zero-padded copies, by one outlined loop (one copy of the inlined
-        // kernel; a loop that tested for the partial step had the optimiser
+        // kernel; a loop that tested for the partial pack had the optimiser
         // compile the kernel a second time for it).
-        let steps = WholePacks {
+        let packs = WholePacks {
             field: self.field,
             r: &r,
             inputs,
             out,
             period_scale: self.period_scale,
         };
-        s.outlined(steps);
+        s.outlined(packs);
         if !tail.is_empty() {
             let len = tail.len();
             let mut padded_in = [[T::ZERO; MAX_LANES]; D];
@@ -87,7 +87,7 @@ where
     }
 }
 
-/// [`FillPoints`]' loop over whole steps: `out.len()` a multiple of
+/// [`FillPoints`]' loop over whole packs: `out.len()` a multiple of
 /// `LANES`, each input as long.
 struct WholePacks<'a, F: Field + 'a, S: Simd, T, const D: usize> {
     field: &'a F,
@@ -111,8 +111,8 @@ where
     }
 }
 
-/// Each of `inputs` cut to its first `len` values (a loop over the steps of
-/// `len` outputs then checks one bound per step, not one per input).
+/// Each of `inputs` cut to its first `len` values (a loop over the packs of
+/// `len` outputs then checks one bound per pack, not one per input).
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn inputs_cut<'a, T, const D: usize>(inputs: &[&'a [T]; D], len: usize) -> [&'a [T]; D] {
     let mut cut = *inputs;
@@ -122,18 +122,18 @@ pub(crate) fn inputs_cut<'a, T, const D: usize>(inputs: &[&'a [T]; D], len: usiz
     cut
 }
 
-/// Step `k` (`n` values from `k·n`) of each of `inputs`.
+/// Pack `k` (`n` values from `k·n`) of each of `inputs`.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn inputs_pack<'a, T, const D: usize>(
     inputs: &[&'a [T]; D],
     k: usize,
     n: usize,
 ) -> [&'a [T]; D] {
-    let mut step = *inputs;
-    for input in &mut step {
+    let mut pack = *inputs;
+    for input in &mut pack {
         *input = &input[k * n..k * n + n];
     }
-    step
+    pack
 }
 
 /// `out[i]`, `grad[a][i]` = the field and its derivatives at point `i`.
@@ -530,7 +530,7 @@ pub(crate) fn by_row_points<const D: usize>(
     }
 }
 
-/// Canonical NaN for a whole step.
+/// Canonical NaN for a whole pack.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn canonical<S: Simd>(s: S, mut v: S::F) -> S::F {
     crate::kernel::for_each_part!(S, |k| {

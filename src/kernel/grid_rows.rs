@@ -1,6 +1,6 @@
 //! Grid rows from per-axis stage-1 samples ([`AxisSamples`],
 //! [`FillGridRows`]), the hash mode a job picks once ([`HashModeRef`]), and the
-//! padded step loads and stores the batch and row jobs share.
+//! padded pack loads and stores the batch and row jobs share.
 
 use super::{
     Axis, CoordinatesMode, Corners, Dims, HashModeKernel, Noise, PermutationMode, stage1,
@@ -24,8 +24,8 @@ pub(crate) fn load_padded<S: Simd>(s: S, src: &[f32], at: usize) -> S::F {
     }
 }
 
-/// Stores a step into `dst`: `LANES` values, or fewer for the last, partial
-/// step (through a padded buffer).
+/// Stores a pack into `dst`: `LANES` values, or fewer for the last, partial
+/// pack (through a padded buffer).
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn store_pack<S: Simd>(s: S, v: S::F, dst: &mut [f32]) {
     if dst.len() == S::LANES {
@@ -66,7 +66,7 @@ impl HashModeRef<'_> {
 }
 
 /// Stage 1 of every sample of one grid axis (computed once per fill, in
-/// `f64`, by [`stage1`]), padded with zeros to a whole number of steps.
+/// `f64`, by [`stage1`]), padded with zeros to a whole number of packs.
 pub(crate) struct AxisSamples {
     pub(crate) len: usize,
     pub(crate) c0: Vec<u32>,

@@ -52,7 +52,7 @@ pub(crate) fn floor_f64(c: f64) -> f64 {
 /// `c + k·period` give the same bits even where rounding `c · fᵢ` would not.
 /// It is `c` itself inside (−period/2, period/2), exact whenever |c| < 2⁵³
 /// (and for an `f32` `c` below 2²⁴, exact in `f32` too: |r| ≤ |c| on the
-/// same grid of steps). NaN and ±inf are returned as they are.
+/// same grid of representable values). NaN and ±inf are returned as they are.
 #[inline]
 pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
     /// Below this magnitude `c − q·period` is exact (see below).
@@ -95,7 +95,7 @@ pub(crate) fn centre_in_period(c: f64, period: u64) -> f64 {
     whole as f64 + fraction
 }
 
-/// [`centre_in_period`] of every lane of an `f32` step, in vectors: the
+/// [`centre_in_period`] of every lane of an `f32` pack, in vectors: the
 /// same bits as `centre_in_period(f64::from(c), period) as f32`, for every
 /// lane with −2²¹ < floor(c) < 2²¹; `None` (the caller then centres lane by
 /// lane) if a lane is outside, NaN or ±inf, or the period is over
@@ -298,7 +298,7 @@ mod tests {
     }
 
     /// Centres every `S::LANES` values of `values` with
-    /// `centre_pack_in_period`: per step, `None` or the lanes' bits.
+    /// `centre_pack_in_period`: per pack, `None` or the lanes' bits.
     struct CentrePacks<'a> {
         values: &'a [f32],
         period: u64,
@@ -307,18 +307,18 @@ mod tests {
     impl Job for CentrePacks<'_> {
         type Output = (usize, Vec<Option<Vec<u32>>>);
         fn run<S: Simd>(self, s: S) -> Self::Output {
-            let steps = self.values.chunks_exact(S::LANES).map(|step| {
-                let centred = super::centre_pack_in_period(s, s.load(step), self.period)?;
+            let packs = self.values.chunks_exact(S::LANES).map(|pack| {
+                let centred = super::centre_pack_in_period(s, s.load(pack), self.period)?;
                 let mut lanes = [0.0f32; MAX_LANES];
                 s.store(centred, &mut lanes[..S::LANES]);
                 Some(lanes[..S::LANES].iter().map(|v| v.to_bits()).collect())
             });
-            (S::LANES, steps.collect())
+            (S::LANES, packs.collect())
         }
     }
 
     /// The vector centring gives `centre_in_period`'s bits (through `f64`)
-    /// in every lane, at every level this CPU has, and declines a step
+    /// in every lane, at every level this CPU has, and declines a pack
     /// exactly when a lane is outside −2²¹ < floor(c) < 2²¹ (NaN and ±inf
     /// included) or the period is over 2²⁴. Values: class members around
     /// ±period/2 and their neighbouring floats (the ties), ±0, subnormals,
@@ -371,7 +371,7 @@ mod tests {
                 let sign = (bits as u32 >> 8) & (1 << 31);
                 values.push(f32::from_bits(sign | exponent << 23 | (next() as u32 >> 9)));
             }
-            // In range: pad to whole steps of every width.
+            // In range: pad to whole packs of every width.
             values.retain(|v| v.floor().abs() < limit);
             while values.len() % MAX_LANES != 0 {
                 values.push(1.75);
@@ -388,10 +388,10 @@ mod tests {
                 f32::NEG_INFINITY,
                 1e30,
             ] {
-                // One edge value per step, in a different lane each time.
-                let mut step = [0.25f32; MAX_LANES];
+                // One edge value per pack, in a different lane each time.
+                let mut pack = [0.25f32; MAX_LANES];
                 step[values.len() / MAX_LANES % MAX_LANES] = edge;
-                values.extend(step);
+                values.extend(pack);
             }
             let fits = |v: f32| v.floor().abs() < limit && period <= 1 << 24;
             for &level in Level::all() {
@@ -399,18 +399,18 @@ mod tests {
                     eprintln!("centre_pack_in_period: {level} NOT tested (this CPU lacks it)");
                     continue;
                 }
-                let (lanes, steps) = dispatch(
+                let (lanes, packs) = dispatch(
                     level,
                     CentrePacks {
                         values: &values,
                         period,
                     },
                 );
-                for (i, (step, got)) in values.chunks_exact(lanes).zip(&steps).enumerate() {
+                for (i, (pack, got)) in values.chunks_exact(lanes).zip(&packs).enumerate() {
                     assert_eq!(
                         got.is_some(),
-                        step.iter().all(|&v| fits(v)),
-                        "{level}, period {period}, step {i}: {step:?}"
+                        pack.iter().all(|&v| fits(v)),
+                        "{level}, period {period}, pack {i}: {pack:?}"
                     );
                     assert!(got.is_some() || i * lanes >= in_range || period > 1 << 24);
                     let Some(got) = got else {
@@ -418,7 +418,7 @@ mod tests {
                         continue;
                     };
                     vector += 1;
-                    for (&c, &bits) in step.iter().zip(got) {
+                    for (&c, &bits) in pack.iter().zip(got) {
                         let want = centre_in_period(f64::from(c), period) as f32;
                         assert_eq!(
                             bits,

@@ -43,8 +43,8 @@ use crate::simd::{Job, MAX_LANES, Simd};
 /// corners per plane, short rows) the point kernel won at every step
 /// measured, so only extremely fine 4D grids use cells. The bound depends
 /// on the dimension only, never on the level, so the bits don't. Beyond
-/// about 1/2 a step of 64 samples uses more planes than a window holds
-/// (`PLANE_WINDOW`), and each part of a step gets a window of its own
+/// about 1/2 a pack of 64 samples uses more planes than a window holds
+/// (`PLANE_WINDOW`), and each part of a pack gets a window of its own
 /// (`FINE_GRANULE`).
 pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 0.75, 1.0 / 64.0];
 
@@ -60,13 +60,13 @@ pub(crate) struct RowAxis {
     /// Offset in the cell and its fade (padded).
     x0: Vec<f32>,
     u: Vec<f32>,
-    /// The x lattice planes' cells, padded with zeros to whole steps.
+    /// The x lattice planes' cells, padded with zeros to whole packs.
     planes: Vec<u32>,
     /// The number of planes (before padding).
     plane_count: usize,
     /// Samples that share a window of planes: `MAX_LANES` (one window per
-    /// step), or `FINE_GRANULE` when x advances too far for that (one per
-    /// part of a step: every backend's parts are 1, 8 or 16 lanes).
+    /// pack), or `FINE_GRANULE` when x advances too far for that (one per
+    /// part of a pack: every backend's parts are 1, 8 or 16 lanes).
     granule: usize,
     /// Per granule of samples: its first plane.
     first_plane: Vec<usize>,
@@ -118,7 +118,7 @@ const STREAM_DIRECTLY_FROM: usize = 3;
 /// planes; lookups read a window of 32 per-plane coefficients.
 const PLANE_WINDOW: usize = 32;
 
-/// The granule of rows whose steps of `MAX_LANES` samples reach more planes
+/// The granule of rows whose packs of `MAX_LANES` samples reach more planes
 /// than a window holds: 16 samples use at most 32 planes (two each) at any
 /// step, since planes are numbered in order of use and cells a row skips
 /// take no number.
@@ -530,7 +530,7 @@ fn window(values: &[f32], first: usize) -> &[f32; PLANE_WINDOW] {
 /// Samples `start..start + out.len()` of one row from the row's per-plane
 /// coefficients: `lerp(u, A0·x0 + B0, A1·x1 + B1)`, each lane's coefficients
 /// picked by its planes relative to its block's first, stored into `out`
-/// (whole steps with non-temporal stores when `streaming`). `start` is a
+/// (whole packs with non-temporal stores when `streaming`). `start` is a
 /// multiple of `MAX_LANES`.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn evaluate_row<S: Simd>(
@@ -561,7 +561,7 @@ fn evaluate_row<S: Simd>(
     }
 }
 
-/// [`evaluate_row`]'s loop over the steps, with one window per part when
+/// [`evaluate_row`]'s loop over the packs, with one window per part when
 /// `FINE` (see [`pack_values`]).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn row_packs<S: Simd, const FINE: bool>(
@@ -588,7 +588,7 @@ fn row_packs<S: Simd, const FINE: bool>(
 /// Samples `at..at + S::LANES` of a row from its per-plane coefficients
 /// `a_all`, `b_all`: `lerp(u, A0·x0 + B0, A1·x1 + B1)`, each lane's
 /// coefficients picked by its planes relative to its granule's first, from
-/// one window per step, or per part when `FINE`.
+/// one window per pack, or per part when `FINE`.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn pack_values<S: Simd, const FINE: bool>(
     s: S,
@@ -667,7 +667,7 @@ mod tests {
     }
 
     /// Each granule's window holds the planes of its samples: one window per
-    /// step while 64 samples fit, else one per 16 samples, at any step; and
+    /// pack while 64 samples fit, else one per 16 samples, at any step; and
     /// narrow windows of 8 planes per 8 samples up to a step of ¾. Rows whose
     /// cells advance one at a time (planes numbered as consecutive cells)
     /// and rows that skip cells or wrap around a period (planes in order of

@@ -193,13 +193,13 @@ impl<K: Corners + fmt::Debug> Lattice<K> {
     }
 }
 
-/// Stage 1 of a step for `lattice`. The quintic fade without a period (the
+/// Stage 1 of a pack for `lattice`. The quintic fade without a period (the
 /// default fade, in the permutation mode and for derivatives) has an arm of
 /// its own, with the fade a constant: passed as a run-time value, the
 /// optimiser if-converted the choice into computing every fade for every
 /// point (20% more instructions per `fill3` when `fill3` came here). The
 /// other fades and every periodic stage 1 share one arm each, so that
-/// stage 1 is compiled three times per step type, not eight.
+/// stage 1 is compiled three times per pack type, not eight.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn stage1_axes<
     K: Corners + fmt::Debug,
@@ -279,14 +279,14 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     ) where
         Noise: Dims<D>,
     {
-        // The kind of step chosen once, each with its own loop. The default
-        // lattice's step at `f32` points is inlined in its loop (its call
-        // and the step's values passed through memory cost about 2
+        // The kind of pack chosen once, each with its own loop. The default
+        // lattice's pack at `f32` points is inlined in its loop (its call
+        // and the pack's values passed through memory cost about 2
         // instructions per point): without a period it reads each part's
         // coordinates from the inputs and stores its result into `out`
         // where they are used, and the cells' range is checked once for
         // the whole loop. Others (`f64` points among them) call the shared
-        // step, the one copy of their kernel at this level. (Each arm is
+        // pack, the one copy of their kernel at this level. (Each arm is
         // compiled only where it can run: `f32_slices` is a constant of `T`.)
         let n = S::LANES;
         let inputs = inputs_cut(inputs, out.len());
@@ -308,9 +308,9 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
                 }
                 Some(p) => {
                     if let Some(cells) = PeriodicCells::<S, D>::new(s, &p) {
-                        // A step with a lane the parts cannot reduce (far
+                        // A pack with a lane the parts cannot reduce (far
                         // from the origin, NaN, ±inf) is made again whole,
-                        // by whole-step stage 1 (not the shared step, which
+                        // by whole-pack stage 1 (not the shared pack, which
                         // would try the parts again first).
                         for (k, dst) in out.chunks_exact_mut(n).enumerate() {
                             let src = inputs_pack(&f32_inputs, k, n);
@@ -456,7 +456,7 @@ impl<K: Corners + fmt::Debug> GradField for Lattice<K> {
     }
 }
 
-/// One step of a lattice's points (stage 1 and stage 2), run through
+/// One pack of a lattice's points (stage 1 and stage 2), run through
 /// [`Simd::outlined`]: compiled once per level, coordinate type and
 /// dimension, and shared by the lattice's batches and every fractal over it.
 struct LatticePack<'a, 'r, K, S: Simd, C, const D: usize> {
@@ -505,7 +505,7 @@ where
     }
 }
 
-/// A step of the full-coordinate hash with the quintic fade (the default
+/// A pack of the full-coordinate hash with the quintic fade (the default
 /// lattice): stage 2 makes the fades (and, with no period, the upper cells)
 /// per part, where they are used (see `Dims::eval`).
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -598,7 +598,7 @@ where
     periodic_by_axes::<K, S, C, D>(key, s, c, p)
 }
 
-/// [`quintic_periodic`] by whole-step stage 1 ([`PointPack::axes`]): every
+/// [`quintic_periodic`] by whole-pack stage 1 ([`PointPack::axes`]): every
 /// period, every lane.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn periodic_by_axes<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
