@@ -390,7 +390,7 @@ mod tests {
             ] {
                 // One edge value per pack, in a different lane each time.
                 let mut pack = [0.25f32; MAX_LANES];
-                step[values.len() / MAX_LANES % MAX_LANES] = edge;
+                pack[values.len() / MAX_LANES % MAX_LANES] = edge;
                 values.extend(pack);
             }
             let fits = |v: f32| v.floor().abs() < limit && period <= 1 << 24;
