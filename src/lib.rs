@@ -141,6 +141,7 @@ mod grid;
 mod hash_mode;
 mod kernel;
 mod level;
+mod scratch;
 mod simd;
 mod source;
 mod sources;

@@ -124,6 +124,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             out.len()
         }
+        "fbm-row2" | "fbm-row2-f64" => {
+            // One row of the command-line tool's default field (16384 × 1
+            // at 1/128), as a grid and as the f64 points at its samples.
+            let grid = Grid2::new([0.0; 2], [1.0 / 128.0; 2], [16384, 1]);
+            let xs: Vec<f64> = (0..16384).map(|i| i as f64 / 128.0).collect();
+            let ys = vec![0.0f64; 16384];
+            let mut out = vec![0.0f32; grid.check()?];
+            let fbm = Fbm::new(perlin.clone());
+            for _ in 0..repeats {
+                if job == "fbm-row2" {
+                    fbm.fill_grid(&grid, &mut out)?;
+                } else {
+                    fbm.fill_f64([&xs, &ys], &mut out)?;
+                }
+                std::hint::black_box(&mut out);
+            }
+            out.len()
+        }
         "fbm-grid2" | "ridged-grid2" => {
             let grid = Grid2::new([0.0; 2], [0.02; 2], [1024, 1024]);
             let mut out = vec![0.0f32; grid.check()?];

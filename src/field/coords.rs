@@ -7,6 +7,7 @@ use crate::Fade;
 use crate::kernel::{
     Axis, HashModeKernel, axis, centre_in_period, centre_pack_in_period, stage1, staged_axis,
 };
+use crate::scratch::Scratch;
 use crate::simd::{MAX_LANES, Simd};
 
 /// A pack of `S::LANES` points in `D` dimensions, as a field receives it.
@@ -329,7 +330,7 @@ impl<S: Simd, const D: usize> PointPack<S, D> for F64Pack<D> {
 /// indices applied) and the distance between samples.
 #[derive(Clone, Debug)]
 pub struct GridAxis {
-    pub(crate) coords: Vec<f64>,
+    pub(crate) coords: Scratch<f64>,
     pub(crate) step: f64,
 }
 

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::Fade;
 use crate::fade::faded;
+use crate::scratch::Scratch;
 use crate::simd::{Job, MAX_LANES, PermTable, Simd};
 
 /// Loads `src[at..at + LANES]`, zero-padded past its end (or zeros when
@@ -69,9 +70,9 @@ impl HashModeRef<'_> {
 /// `f64`, by [`stage1`]), padded with zeros to a whole number of packs.
 pub(crate) struct AxisSamples {
     pub(crate) len: usize,
-    pub(crate) c0: Vec<u32>,
-    pub(crate) c1: Vec<u32>,
-    pub(crate) t0: Vec<f32>,
+    pub(crate) c0: Scratch<u32>,
+    pub(crate) c1: Scratch<u32>,
+    pub(crate) t0: Scratch<f32>,
 }
 
 impl AxisSamples {
@@ -84,9 +85,21 @@ impl AxisSamples {
         const ROUND: f64 = 6_755_399_441_055_744.0;
         let len = coords.len();
         let padded = len.div_ceil(MAX_LANES) * MAX_LANES;
-        let (mut c0, mut c1, mut t0) = (vec![0; padded], vec![0; padded], vec![0.0; padded]);
-        let samples = c0.iter_mut().zip(&mut c1).zip(&mut t0).zip(coords);
-        if period.is_power_of_two() && coords.iter().all(|c| c.abs() < SMALL) {
+        let (mut c0, mut c1, mut t0) = (
+            Scratch::filled(padded, 0),
+            Scratch::filled(padded, 0),
+            Scratch::filled(padded, 0.0),
+        );
+        let samples = c0
+            .iter_mut()
+            .zip(c1.iter_mut())
+            .zip(t0.iter_mut())
+            .zip(coords);
+        // (A fold, not `all`: without an early exit it is vectorised.)
+        let small = coords
+            .iter()
+            .fold(true, |small, c| small & (c.abs() < SMALL));
+        if period.is_power_of_two() && small {
             // `stage1` for the usual case (a period that is a power of two,
             // the natural 2³² included, and coordinates below 2⁵¹), without
             // the checks of its float-to-integer casts: a loop that the
@@ -116,7 +129,7 @@ impl AxisSamples {
     /// Frees the samples and keeps their count (for an x axis that rows by
     /// cells read through their [`RowAxis`](super::RowAxis) instead).
     pub(crate) fn keep_length_only(&mut self) {
-        (self.c0, self.c1, self.t0) = (Vec::new(), Vec::new(), Vec::new());
+        (self.c0, self.c1, self.t0) = Default::default();
     }
 
     /// Sample `i` as the same value on every lane.

@@ -31,6 +31,7 @@ use super::{
 };
 use crate::Fade;
 use crate::fade::faded;
+use crate::scratch::Scratch;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd};
 
@@ -58,10 +59,10 @@ pub(crate) const MAX_COEFFICIENT_STEP: [f64; 4] = [1.0 / 3.0, 1.0 / 3.0, 0.75, 1
 /// its granule of samples (see `granule`) uses.
 pub(crate) struct RowAxis {
     /// Offset in the cell and its fade (padded).
-    x0: Vec<f32>,
-    u: Vec<f32>,
+    x0: Scratch<f32>,
+    u: Scratch<f32>,
     /// The x lattice planes' cells, padded with zeros to whole packs.
-    planes: Vec<u32>,
+    planes: Scratch<u32>,
     /// The number of planes (before padding).
     plane_count: usize,
     /// Samples that share a window of planes: `MAX_LANES` (one window per
@@ -69,14 +70,14 @@ pub(crate) struct RowAxis {
     /// part of a pack: every backend's parts are 1, 8 or 16 lanes).
     granule: usize,
     /// Per granule of samples: its first plane.
-    first_plane: Vec<usize>,
+    first_plane: Scratch<usize>,
     /// Per sample: its lower and upper planes minus its granule's first
     /// plane (padded with the last sample's).
-    lower: Vec<u8>,
-    upper: Vec<u8>,
+    lower: Scratch<u8>,
+    upper: Scratch<u8>,
     /// The fades of the other axes' samples, per axis (`other_fades[a]` is
     /// axis `a + 1`).
-    other_fades: Vec<Vec<f32>>,
+    other_fades: Vec<Scratch<f32>>,
     /// Windows of [`NARROW_WINDOW`] planes per [`NARROW_GRANULE`] samples,
     /// when every granule's planes fit (x steps up to about ¾): backends
     /// whose parts are at most 8 lanes read them with one 8-entry lookup
@@ -88,9 +89,9 @@ pub(crate) struct RowAxis {
 /// Per [`NARROW_GRANULE`] samples, its first plane; per sample, its lower
 /// and upper planes minus its granule's first (all below [`NARROW_WINDOW`]).
 struct NarrowWindows {
-    first_plane: Vec<usize>,
-    lower: Vec<u8>,
-    upper: Vec<u8>,
+    first_plane: Scratch<usize>,
+    lower: Scratch<u8>,
+    upper: Scratch<u8>,
 }
 
 /// Samples per narrow window (one AVX2 part).
@@ -128,75 +129,46 @@ impl RowAxis {
     /// The row values of the grid axes `axes` (x first). (`None` if a
     /// granule of samples would use more planes than one window holds,
     /// which `FINE_GRANULE` rules out; the caller would use the point path.)
-    pub(crate) fn new(axes: &[AxisSamples], fade: Fade) -> Option<RowAxis> {
+    /// The x offsets are moved out of `axes[0]` (which is left with its
+    /// length only) when the row axis is made.
+    pub(crate) fn new(axes: &mut [AxisSamples], fade: Fade) -> Option<RowAxis> {
         let x = &axes[0];
-        let t0 = x.t0.clone();
-        let u = fades(fade, &t0);
-        let (mut planes, lower, upper, monotone) = match consecutive_planes(x) {
-            Some((planes, lower, upper)) => (planes, lower, upper, true),
+        let u = fades(fade, &x.t0);
+        let (mut planes, (granule, first_plane, lower, upper), narrow) = match consecutive_planes(x)
+        {
+            Some((planes, lowest)) => {
+                let windows = consecutive_windows::<MAX_LANES>(x, lowest, PLANE_WINDOW)
+                    .or_else(|| consecutive_windows::<FINE_GRANULE>(x, lowest, PLANE_WINDOW))?;
+                let narrow = consecutive_windows::<NARROW_GRANULE>(x, lowest, NARROW_WINDOW);
+                (planes, windows, narrow)
+            }
             None => {
                 let (planes, lower, upper) = planes_in_order_of_use(x);
-                (planes, lower, upper, false)
+                let windows = windows_of_use(&lower, &upper, MAX_LANES, PLANE_WINDOW)
+                    .or_else(|| windows_of_use(&lower, &upper, FINE_GRANULE, PLANE_WINDOW))?;
+                let narrow = windows_of_use(&lower, &upper, NARROW_GRANULE, NARROW_WINDOW);
+                (planes, windows, narrow)
             }
         };
-        let padded_samples = t0.len();
-        // Each granule's first plane and its samples' planes relative to it,
-        // or `None` if a granule reaches more planes than a window holds.
-        // (Where the planes advance monotonically with the samples, a
-        // granule's lowest and highest are at its ends.)
-        let windows = |granule: usize, window: usize| {
-            let mut first_plane = Vec::with_capacity(padded_samples / granule);
-            for (lower, upper) in lower.chunks_exact(granule).zip(upper.chunks_exact(granule)) {
-                let (first, last) = if monotone {
-                    let (l0, l1) = (lower[0], lower[granule - 1]);
-                    let (u0, u1) = (upper[0], upper[granule - 1]);
-                    (l0.min(l1).min(u0).min(u1), l0.max(l1).max(u0).max(u1))
-                } else {
-                    let all = lower.iter().chain(upper);
-                    all.fold((u32::MAX, 0), |(lo, hi), &p| (lo.min(p), hi.max(p)))
-                };
-                if (last - first) as usize >= window {
-                    return None;
-                }
-                first_plane.push(first as usize);
-            }
-            let relative = |planes: &[u32]| {
-                let mut relative = vec![0u8; padded_samples];
-                let granules = relative
-                    .chunks_exact_mut(granule)
-                    .zip(planes.chunks_exact(granule));
-                for ((relative, planes), &first) in granules.zip(&first_plane) {
-                    for (r, &p) in relative.iter_mut().zip(planes) {
-                        *r = (p - first as u32) as u8;
-                    }
-                }
-                relative
-            };
-            let (lower_rel, upper_rel) = (relative(&lower), relative(&upper));
-            Some((granule, first_plane, lower_rel, upper_rel))
-        };
-        let (granule, first_plane, lower_rel, upper_rel) =
-            windows(MAX_LANES, PLANE_WINDOW).or_else(|| windows(FINE_GRANULE, PLANE_WINDOW))?;
-        let narrow =
-            windows(NARROW_GRANULE, NARROW_WINDOW).map(|(_, first_plane, lower, upper)| {
-                NarrowWindows {
-                    first_plane,
-                    lower,
-                    upper,
-                }
-            });
+        let narrow = narrow.map(|(_, first_plane, lower, upper)| NarrowWindows {
+            first_plane,
+            lower,
+            upper,
+        });
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES, 0);
         let other_fades = axes[1..].iter().map(|a| fades(fade, &a.t0)).collect();
+        let x0 = std::mem::take(&mut axes[0].t0);
+        axes[0].keep_length_only();
         Some(RowAxis {
-            x0: t0,
+            x0,
             u,
             planes,
             plane_count,
             granule,
             first_plane,
-            lower: lower_rel,
-            upper: upper_rel,
+            lower,
+            upper,
             other_fades,
             narrow,
         })
@@ -205,30 +177,23 @@ impl RowAxis {
 
 /// The fade of every offset in `t`, in a loop for each fade (chosen once,
 /// so the loop is a few vector operations per 4 or 8 offsets).
-fn fades(fade: Fade, t: &[f32]) -> Vec<f32> {
-    let mut u = t.to_vec();
+fn fades(fade: Fade, t: &[f32]) -> Scratch<f32> {
     match fade {
-        Fade::Quintic => u
-            .iter_mut()
-            .for_each(|t| *t = faded(Scalar, Fade::Quintic, *t)),
-        Fade::Cubic => u
-            .iter_mut()
-            .for_each(|t| *t = faded(Scalar, Fade::Cubic, *t)),
-        Fade::Cosine => u
-            .iter_mut()
-            .for_each(|t| *t = faded(Scalar, Fade::Cosine, *t)),
-        Fade::Linear => {}
+        Fade::Quintic => t.iter().map(|&t| faded(Scalar, Fade::Quintic, t)).collect(),
+        Fade::Cubic => t.iter().map(|&t| faded(Scalar, Fade::Cubic, t)).collect(),
+        Fade::Cosine => t.iter().map(|&t| faded(Scalar, Fade::Cosine, t)).collect(),
+        Fade::Linear => t.iter().copied().collect(),
     }
-    u
 }
 
-/// The x lattice planes of a row and every (padded) sample's lower and
-/// upper plane, where the samples' cells advance by at most one cell per
-/// sample, all in one direction, and each upper cell is the next one (every
-/// row without a period, and periodic rows that do not wrap): the planes
-/// are then the cells from the lowest to one past the highest, in order,
-/// found in one pass of a few operations per sample. `None` otherwise.
-fn consecutive_planes(x: &AxisSamples) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+/// The x lattice planes of a row and the lowest of them, where the samples'
+/// cells advance by at most one cell per sample, all in one direction, and
+/// each upper cell is the next one (every row without a period, and
+/// periodic rows that do not wrap): the planes are then the cells from the
+/// lowest to one past the highest, in order, and a sample's lower plane is
+/// its cell less the lowest, found in one pass of a few operations per
+/// sample. `None` otherwise.
+fn consecutive_planes(x: &AxisSamples) -> Option<(Scratch<u32>, u32)> {
     let n = x.len;
     let (c0, c1) = (&x.c0[..n], &x.c1[..n]);
     let (&first, &last) = (c0.first()?, c0.last()?);
@@ -248,22 +213,85 @@ fn consecutive_planes(x: &AxisSamples) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)>
         return None;
     }
     let lowest = if down { last } else { first };
-    let padded = x.c0.len();
-    let mut lower = Vec::with_capacity(padded);
-    lower.extend(c0.iter().map(|&c| c.wrapping_sub(lowest)));
-    lower.resize(padded, last.wrapping_sub(lowest));
-    let upper = lower.iter().map(|&p| p + 1).collect();
     let count = last.wrapping_sub(first).wrapping_mul(advance) + 2;
     let planes = (0..count).map(|k| lowest.wrapping_add(k)).collect();
-    Some((planes, lower, upper))
+    Some((planes, lowest))
+}
+
+/// A row's windows (see [`RowAxis`]) for granules of `G` samples, where the
+/// planes are consecutive cells from `lowest` ([`consecutive_planes`]): a
+/// sample's planes are `cell − lowest` and the next, so a granule's planes
+/// run between those of its two ends. Per granule its first plane, per
+/// (padded: the last sample's) sample its lower and upper plane relative to
+/// it; `None` if a granule reaches `window` planes or more.
+#[allow(clippy::type_complexity)]
+fn consecutive_windows<const G: usize>(
+    x: &AxisSamples,
+    lowest: u32,
+    window: usize,
+) -> Option<(usize, Scratch<usize>, Scratch<u8>, Scratch<u8>)> {
+    let (len, padded) = (x.len, x.c0.len());
+    let last = x.c0[len - 1];
+    let mut first_plane = Scratch::with_capacity(padded / G);
+    let mut lower = Scratch::with_capacity(padded);
+    for (g, cells) in x.c0.chunks_exact(G).enumerate() {
+        let mut cells: [u32; G] = cells.try_into().unwrap();
+        if (g + 1) * G > len {
+            cells[len.saturating_sub(g * G)..].fill(last);
+        }
+        let (a, b) = (
+            cells[0].wrapping_sub(lowest),
+            cells[G - 1].wrapping_sub(lowest),
+        );
+        let first = a.min(b);
+        if (a.max(b) + 1 - first) as usize >= window {
+            return None;
+        }
+        first_plane.push(first as usize);
+        let base = lowest.wrapping_add(first);
+        lower.extend(cells.map(|c| c.wrapping_sub(base) as u8));
+    }
+    let upper = lower.iter().map(|&p| p + 1).collect();
+    Some((G, first_plane, lower, upper))
+}
+
+/// A row's windows (see [`RowAxis`]) for granules of `granule` samples,
+/// from every sample's lower and upper plane ([`planes_in_order_of_use`]):
+/// per granule its first plane, per sample its planes relative to it;
+/// `None` if a granule reaches `window` planes or more.
+#[allow(clippy::type_complexity)]
+fn windows_of_use(
+    lower: &[u32],
+    upper: &[u32],
+    granule: usize,
+    window: usize,
+) -> Option<(usize, Scratch<usize>, Scratch<u8>, Scratch<u8>)> {
+    let mut first_plane = Scratch::with_capacity(lower.len() / granule);
+    for (lower, upper) in lower.chunks_exact(granule).zip(upper.chunks_exact(granule)) {
+        let all = lower.iter().chain(upper);
+        let (first, last) = all.fold((u32::MAX, 0), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+        if (last - first) as usize >= window {
+            return None;
+        }
+        first_plane.push(first as usize);
+    }
+    let relative = |planes: &[u32]| {
+        let mut relative = Scratch::with_capacity(planes.len());
+        for (planes, &first) in planes.chunks_exact(granule).zip(&first_plane) {
+            relative.extend(planes.iter().map(|&p| (p - first as u32) as u8));
+        }
+        relative
+    };
+    let (lower, upper) = (relative(lower), relative(upper));
+    Some((granule, first_plane, lower, upper))
 }
 
 /// The x lattice planes of a row in order of first use and every (padded)
 /// sample's lower and upper plane, for rows of any cells.
-fn planes_in_order_of_use(x: &AxisSamples) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+fn planes_in_order_of_use(x: &AxisSamples) -> (Scratch<u32>, Scratch<u32>, Scratch<u32>) {
     // A sample's planes are usually the last two listed (cells are adjacent
     // for steps < 1).
-    let mut planes: Vec<u32> = Vec::new();
+    let mut planes: Scratch<u32> = Scratch::with_capacity(x.len.min(64));
     let plane_of = |cell: u32, planes: &mut Vec<u32>| -> u32 {
         let recent = planes.len().saturating_sub(4);
         let at = match planes[recent..].iter().rposition(|&c| c == cell) {
@@ -276,7 +304,7 @@ fn planes_in_order_of_use(x: &AxisSamples) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         at as u32
     };
     let padded = x.c0.len();
-    let (mut lower, mut upper) = (vec![0u32; padded], vec![0u32; padded]);
+    let (mut lower, mut upper) = (Scratch::filled(padded, 0u32), Scratch::filled(padded, 0u32));
     for i in 0..x.len {
         lower[i] = plane_of(x.c0[i], &mut planes);
         upper[i] = plane_of(x.c1[i], &mut planes);
@@ -422,12 +450,12 @@ where
         // One allocation (fractal octaves call this per block): per row of a
         // block (fewer for fewer rows), `width` values of `A`, then of `B`.
         let block_len = BLOCK_ROWS.min(rows) * 2 * width;
-        let mut coeff = vec![0.0f32; 2 * block_len];
+        let mut coeff = Scratch::filled(2 * block_len, 0.0f32);
         // Strips are computed here, then streamed out, when `streaming`;
         // two of them, so a strip is streamed out after the next one is
         // evaluated and its loads never wait on stores still in flight.
         let scratch_len = if streaming { nx.min(STRIP_SAMPLES) } else { 0 };
-        let mut scratch = [0, 1].map(|_| vec![0.0f32; scratch_len]);
+        let mut scratch = [0, 1].map(|_| Scratch::filled(scratch_len, 0.0f32));
         // The place in `out` of the strip waiting in `scratch[1 - current]`.
         let mut pending: Option<std::ops::Range<usize>> = None;
         let mut current = 0;
@@ -662,8 +690,8 @@ mod tests {
     /// axis of period `period` (2³²: the full-coordinate hash's natural one).
     fn row_axis(step: f64, nx: usize, period: u64) -> Option<RowAxis> {
         let xs: Vec<f64> = (0..nx).map(|i| 0.3 + i as f64 * step).collect();
-        let axes = [xs, vec![0.1, 0.2], vec![0.7]].map(|c| AxisSamples::new(&c, period));
-        RowAxis::new(&axes, Fade::Quintic)
+        let mut axes = [xs, vec![0.1, 0.2], vec![0.7]].map(|c| AxisSamples::new(&c, period));
+        RowAxis::new(&mut axes, Fade::Quintic)
     }
 
     /// Each granule's window holds the planes of its samples: one window per

@@ -34,6 +34,7 @@ use std::borrow::Cow;
 
 use crate::field::{Field, GradField, GradRequest, GridAxis, PointPack, Request, canonical};
 use crate::kernel::{Dims, Noise, load_padded, store_pack};
+use crate::scratch::Scratch;
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
@@ -503,17 +504,18 @@ impl<N: Source> Field for Fractal<N> {
         // Octave 0 goes straight into the output block, every later octave
         // into `values`, and a pass of its own folds each into the block:
         // the source's row job is compiled once, whatever the fold.
-        let mut values = vec![0.0f32; if plan.octaves.len() > 1 { block_len } else { 0 }];
+        let mut values =
+            Scratch::filled(if plan.octaves.len() > 1 { block_len } else { 0 }, 0.0f32);
         let ridged = self.shape == Shape::Ridged;
-        let mut weight = vec![1.0f32; if ridged { block_len } else { 0 }];
+        let mut weight = Scratch::filled(if ridged { block_len } else { 0 }, 1.0f32);
         // The x coordinate of each sample of a row, as `f32` (Marble), padded.
-        let xs: Vec<f32> = if self.shape == Shape::Marble {
+        let xs: Scratch<f32> = if self.shape == Shape::Marble {
             let padded = nx.div_ceil(MAX_LANES) * MAX_LANES;
-            let mut xs: Vec<f32> = axes[0].coords.iter().map(|&c| c as f32).collect();
+            let mut xs: Scratch<f32> = axes[0].coords.iter().map(|&c| c as f32).collect();
             xs.resize(padded, 0.0);
             xs
         } else {
-            Vec::new()
+            Scratch::default()
         };
         // Raw Fbm, Billow, Turbulence and Ridged sums end as they are.
         let needs_finish =

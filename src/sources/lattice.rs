@@ -371,21 +371,16 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
         Noise: Dims<D>,
     {
         let periods = self.periods_or_natural(period_scale);
-        let samples: Vec<AxisSamples> = (0..D)
+        let mut samples: Vec<AxisSamples> = (0..D)
             .map(|a| AxisSamples::new(&axes[a].coords, periods[a]))
             .collect();
         // The path depends on the grid alone, never on windows or threads.
+        // Rows by cells read x through the row axis alone, which takes x's
+        // samples (a fractal holds one plan per octave for the whole fill).
         let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP[D - 1];
         let row = by_cells
-            .then(|| RowAxis::new(&samples, self.fade))
+            .then(|| RowAxis::new(&mut samples, self.fade))
             .flatten();
-        let mut samples = samples;
-        if row.is_some() {
-            // Rows by cells read x through the row axis alone: keeping only
-            // the length halves a plan's memory (a fractal holds one plan
-            // per octave for the whole fill).
-            samples[0].keep_length_only();
-        }
         LatticePlan { samples, row }
     }
 

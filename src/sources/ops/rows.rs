@@ -7,6 +7,7 @@ use super::combine::{CombineOp, combine_pack};
 use super::map::{MapOp, Pieces, map_pack};
 use crate::field::canonical;
 use crate::kernel::{load_padded, store_pack};
+use crate::scratch::Scratch;
 use crate::simd::{Job, Simd};
 
 /// Rows of at most this many samples are combined per pass of a grid fill.
@@ -27,7 +28,7 @@ pub(super) fn in_blocks<const N: usize>(
     }
     let rows_per_block = (BLOCK_SAMPLES / nx).max(1);
     let len = (rows_per_block * nx).min(out.len());
-    let mut scratch = vec![0.0f32; N * len];
+    let mut scratch = Scratch::filled(N * len, 0.0f32);
     for (k, block) in out.chunks_mut(rows_per_block * nx).enumerate() {
         let mut parts = scratch.chunks_mut(len);
         let others = std::array::from_fn(|_| &mut parts.next().unwrap()[..block.len()]);

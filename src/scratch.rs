@@ -1,0 +1,214 @@
+//! Buffers of grid fills, reused per thread: [`Scratch`] is a vector that,
+//! when dropped, goes back to its thread's pool, and the next fill's plan
+//! (axis samples, row planes, coefficient blocks, fractal octaves) takes it
+//! from there instead of from the allocator.
+//!
+//! A field filled window by window (the command-line tool's very wide rows:
+//! 16384-sample windows of one row) otherwise had the allocator hand out and
+//! take back some 4 MiB per window: glibc returned the memory to the system
+//! after every window, and touching it again cost a page fault per 4 KiB.
+//! For a 16777216 × 2 field that was 900,000 page faults and 2,000 `madvise`
+//! calls, more than half of the run.
+//!
+//! Bounded: a thread keeps at most [`POOLED_BYTES`] in at most
+//! [`POOLED_BUFFERS`] buffers per element type; a buffer that would go over
+//! is freed as usual. Buffers are handed out without being cleared to zero:
+//! every user writes what it reads (`extend`, `resize`, `collect`).
+
+use std::cell::{Cell, RefCell};
+use std::ops::{Deref, DerefMut};
+
+/// The most bytes of buffers one thread keeps for reuse, all element types
+/// together.
+pub(crate) const POOLED_BYTES: usize = 32 << 20;
+
+/// The most buffers one thread keeps per element type.
+const POOLED_BUFFERS: usize = 48;
+
+thread_local! {
+    /// Bytes of buffers in this thread's pools.
+    static POOLED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A vector that returns to its thread's pool when dropped.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch<T: Pooled>(Vec<T>);
+
+/// An element type with a pool of buffers per thread.
+pub(crate) trait Pooled: Copy + std::fmt::Debug + 'static {
+    /// Runs `f` on this thread's pool of `Vec<Self>`; `None` while the
+    /// thread is being torn down (or the pool is in use).
+    fn with_pool<R>(f: impl FnOnce(&mut Vec<Vec<Self>>) -> R) -> Option<R>;
+}
+
+macro_rules! pooled {
+    ($($t:ty),*) => {$(
+        impl Pooled for $t {
+            fn with_pool<R>(f: impl FnOnce(&mut Vec<Vec<$t>>) -> R) -> Option<R> {
+                thread_local! {
+                    static POOL: RefCell<Vec<Vec<$t>>> = const { RefCell::new(Vec::new()) };
+                }
+                POOL.try_with(|p| p.try_borrow_mut().ok().map(|mut p| f(&mut p)))
+                    .ok()
+                    .flatten()
+            }
+        }
+    )*};
+}
+
+pooled!(f64, f32, u32, u8, usize);
+
+/// The bytes a buffer holds.
+fn bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * size_of::<T>()
+}
+
+impl<T: Pooled> Scratch<T> {
+    /// An empty vector with room for at least `n` elements: the smallest
+    /// pooled buffer that has it, else a new one.
+    pub(crate) fn with_capacity(n: usize) -> Scratch<T> {
+        let pooled = T::with_pool(|pool| {
+            let best = pool
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.capacity() >= n)
+                .min_by_key(|(_, v)| v.capacity())
+                .map(|(i, _)| i)?;
+            Some(pool.swap_remove(best))
+        })
+        .flatten();
+        match pooled {
+            Some(v) => {
+                let _ = POOLED.try_with(|b| b.set(b.get() - bytes(&v)));
+                Scratch(v)
+            }
+            None => Scratch(Vec::with_capacity(n)),
+        }
+    }
+
+    /// `n` copies of `value`.
+    pub(crate) fn filled(n: usize, value: T) -> Scratch<T> {
+        let mut v = Scratch::with_capacity(n);
+        v.0.resize(n, value);
+        v
+    }
+}
+
+impl<T: Pooled> Drop for Scratch<T> {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.0);
+        let b = bytes(&v);
+        if b == 0 {
+            return;
+        }
+        let Ok(total) = POOLED.try_with(Cell::get) else {
+            return;
+        };
+        if total + b > POOLED_BYTES {
+            return;
+        }
+        v.clear();
+        let kept = T::with_pool(|pool| {
+            if pool.len() < POOLED_BUFFERS {
+                pool.push(v);
+                true
+            } else {
+                false
+            }
+        });
+        if kept == Some(true) {
+            let _ = POOLED.try_with(|p| p.set(total + b));
+        }
+    }
+}
+
+impl<T: Pooled> Deref for Scratch<T> {
+    type Target = Vec<T>;
+
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T: Pooled> DerefMut for Scratch<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<'a, T: Pooled> IntoIterator for &'a Scratch<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> std::slice::Iter<'a, T> {
+        self.0.iter()
+    }
+}
+
+impl<'a, T: Pooled> IntoIterator for &'a mut Scratch<T> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+
+    fn into_iter(self) -> std::slice::IterMut<'a, T> {
+        self.0.iter_mut()
+    }
+}
+
+impl<T: Pooled> Clone for Scratch<T> {
+    fn clone(&self) -> Scratch<T> {
+        self.iter().copied().collect()
+    }
+}
+
+impl<T: Pooled> FromIterator<T> for Scratch<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Scratch<T> {
+        let iter = iter.into_iter();
+        let mut v = Scratch::with_capacity(iter.size_hint().0);
+        v.0.extend(iter);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{POOLED, POOLED_BYTES, Scratch};
+
+    /// A dropped buffer is handed out again (the same memory, no
+    /// allocation), to a request it can hold; a larger request gets a new
+    /// one; the pool's bytes stay within `POOLED_BYTES`.
+    #[test]
+    fn buffers_are_reused_within_the_bound() {
+        std::thread::spawn(|| {
+            let a: Scratch<u32> = Scratch::filled(1000, 7);
+            let at = a.as_ptr();
+            drop(a);
+            assert_eq!(POOLED.with(|p| p.get()), 1000 * 4);
+            let b: Scratch<u32> = Scratch::with_capacity(500);
+            assert_eq!(b.as_ptr(), at, "the pooled buffer is reused");
+            assert!(b.is_empty(), "a reused buffer starts empty");
+            assert_eq!(POOLED.with(|p| p.get()), 0);
+            let c: Scratch<u32> = Scratch::with_capacity(2000);
+            assert_ne!(c.as_ptr(), at, "too small a buffer is not handed out");
+            drop((b, c));
+            // Buffers beyond the bound are freed, not kept.
+            let big: Vec<Scratch<u8>> = (0..3)
+                .map(|_| Scratch::filled(POOLED_BYTES / 2, 1))
+                .collect();
+            drop(big);
+            let kept = POOLED.with(|p| p.get());
+            assert!(kept <= POOLED_BYTES, "{kept} bytes kept");
+            assert!(kept > POOLED_BYTES / 2, "{kept} bytes kept");
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// Collecting and cloning give the values, whatever buffer they land in.
+    #[test]
+    fn collected_and_cloned_values() {
+        drop(Scratch::<f32>::filled(64, 9.0));
+        let v: Scratch<f32> = (0..10).map(|i| i as f32).collect();
+        assert_eq!(&v[..], &[0., 1., 2., 3., 4., 5., 6., 7., 8., 9.]);
+        assert_eq!(&v.clone()[..], &v[..]);
+    }
+}
