@@ -161,6 +161,9 @@ impl<T: Pooled> Clone for Scratch<T> {
 }
 
 impl<T: Pooled> FromIterator<T> for Scratch<T> {
+    /// Inlined, so that a collecting loop in a kernel job is compiled with
+    /// the job's level's instructions.
+    #[inline(always)]
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Scratch<T> {
         let iter = iter.into_iter();
         let mut v = Scratch::with_capacity(iter.size_hint().0);

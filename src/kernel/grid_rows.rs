@@ -77,6 +77,7 @@ pub(crate) struct AxisSamples {
 
 impl AxisSamples {
     /// Stage 1 of the positions `coords` on an axis with period `period`.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn new(coords: &[f64], period: u64) -> AxisSamples {
         /// Below 2⁵¹ adding `ROUND` rounds to an integer, exactly.
         const SMALL: f64 = 2_251_799_813_685_248.0;

@@ -64,7 +64,7 @@ pub(crate) use hash::{
 pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_out_of_range};
 use period::lattice_mod;
 pub(crate) use period::{centre_in_period, centre_pack_in_period, stage1};
-pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, RowAxis};
+pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, PlanAxes, RowAxis};
 pub use stage2::{Dims, Noise};
 pub(crate) use stage2::{stage2, stage2_grad};
 

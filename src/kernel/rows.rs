@@ -67,7 +67,8 @@ pub(crate) struct RowAxis {
     plane_count: usize,
     /// Samples that share a window of planes: `MAX_LANES` (one window per
     /// pack), or `FINE_GRANULE` when x advances too far for that (one per
-    /// part of a pack: every backend's parts are 1, 8 or 16 lanes).
+    /// part of a pack: every backend's parts are 1, 8 or 16 lanes). These
+    /// windows are empty (and `granule` 0) when `narrow` holds the windows.
     granule: usize,
     /// Per granule of samples: its first plane.
     first_plane: Scratch<usize>,
@@ -82,7 +83,7 @@ pub(crate) struct RowAxis {
     /// when every granule's planes fit (x steps up to about ¾): backends
     /// whose parts are at most 8 lanes read them with one 8-entry lookup
     /// instead of a 32-entry one (AVX2: one `vpermps` instead of four and
-    /// three blends).
+    /// three blends). Made only for such levels.
     narrow: Option<NarrowWindows>,
 }
 
@@ -131,22 +132,50 @@ impl RowAxis {
     /// which `FINE_GRANULE` rules out; the caller would use the point path.)
     /// The x offsets are moved out of `axes[0]` (which is left with its
     /// length only) when the row axis is made.
-    pub(crate) fn new(axes: &mut [AxisSamples], fade: Fade) -> Option<RowAxis> {
+    ///
+    /// The windows are those the level that fills the rows reads: narrow
+    /// ones where `narrow_parts` (its parts are at most [`NARROW_GRANULE`]
+    /// lanes) and every granule's planes fit them, else windows of
+    /// [`PLANE_WINDOW`] planes; so a row axis is made at the level its rows
+    /// are filled at ([`PlanAxes`]).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn new(axes: &mut [AxisSamples], fade: Fade, narrow_parts: bool) -> Option<RowAxis> {
         let x = &axes[0];
         let u = fades(fade, &x.t0);
+        let none = || {
+            (
+                0,
+                Scratch::default(),
+                Scratch::default(),
+                Scratch::default(),
+            )
+        };
         let (mut planes, (granule, first_plane, lower, upper), narrow) = match consecutive_planes(x)
         {
             Some((planes, lowest)) => {
-                let windows = consecutive_windows::<MAX_LANES>(x, lowest, PLANE_WINDOW)
-                    .or_else(|| consecutive_windows::<FINE_GRANULE>(x, lowest, PLANE_WINDOW))?;
-                let narrow = consecutive_windows::<NARROW_GRANULE>(x, lowest, NARROW_WINDOW);
+                let narrow = match narrow_parts {
+                    true => consecutive_windows::<NARROW_GRANULE>(x, lowest, NARROW_WINDOW),
+                    false => None,
+                };
+                let windows = match narrow {
+                    Some(_) => none(),
+                    None => match consecutive_windows::<MAX_LANES>(x, lowest, PLANE_WINDOW) {
+                        Some(w) => w,
+                        None => consecutive_windows::<FINE_GRANULE>(x, lowest, PLANE_WINDOW)?,
+                    },
+                };
                 (planes, windows, narrow)
             }
             None => {
                 let (planes, lower, upper) = planes_in_order_of_use(x);
-                let windows = windows_of_use(&lower, &upper, MAX_LANES, PLANE_WINDOW)
-                    .or_else(|| windows_of_use(&lower, &upper, FINE_GRANULE, PLANE_WINDOW))?;
-                let narrow = windows_of_use(&lower, &upper, NARROW_GRANULE, NARROW_WINDOW);
+                let narrow = narrow_parts
+                    .then(|| windows_of_use(&lower, &upper, NARROW_GRANULE, NARROW_WINDOW))
+                    .flatten();
+                let windows = match narrow {
+                    Some(_) => none(),
+                    None => windows_of_use(&lower, &upper, MAX_LANES, PLANE_WINDOW)
+                        .or_else(|| windows_of_use(&lower, &upper, FINE_GRANULE, PLANE_WINDOW))?,
+                };
                 (planes, windows, narrow)
             }
         };
@@ -175,8 +204,44 @@ impl RowAxis {
     }
 }
 
+/// A lattice's plan of a grid: stage 1 of every sample of each axis
+/// ([`AxisSamples`]) and, when rows go by cells, the [`RowAxis`]. Run at the
+/// level the rows are filled at, so its loops are compiled (and vectorised)
+/// with that level's instructions, and the row axis holds the windows that
+/// level reads. Not generic over the dimension: one copy per level.
+pub(crate) struct PlanAxes<'a> {
+    /// Every sample position of each axis (x first).
+    pub(crate) coords: &'a [&'a [f64]],
+    /// Each axis's period (2³² for the natural one).
+    pub(crate) periods: &'a [u64],
+    pub(crate) fade: Fade,
+    pub(crate) by_cells: bool,
+}
+
+impl Job for PlanAxes<'_> {
+    type Output = (Vec<AxisSamples>, Option<RowAxis>);
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<S: Simd>(self, _: S) -> Self::Output {
+        // Plain loops and branches, no closures: what is not inlined here
+        // would be compiled without the level's instructions.
+        let mut samples = Vec::with_capacity(self.coords.len());
+        for (coords, &period) in self.coords.iter().zip(self.periods) {
+            samples.push(AxisSamples::new(coords, period));
+        }
+        let narrow_parts = S::LANES / S::PARTS <= NARROW_GRANULE;
+        let row = if self.by_cells {
+            RowAxis::new(&mut samples, self.fade, narrow_parts)
+        } else {
+            None
+        };
+        (samples, row)
+    }
+}
+
 /// The fade of every offset in `t`, in a loop for each fade (chosen once,
 /// so the loop is a few vector operations per 4 or 8 offsets).
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn fades(fade: Fade, t: &[f32]) -> Scratch<f32> {
     match fade {
         Fade::Quintic => t.iter().map(|&t| faded(Scalar, Fade::Quintic, t)).collect(),
@@ -193,6 +258,7 @@ fn fades(fade: Fade, t: &[f32]) -> Scratch<f32> {
 /// lowest to one past the highest, in order, and a sample's lower plane is
 /// its cell less the lowest, found in one pass of a few operations per
 /// sample. `None` otherwise.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn consecutive_planes(x: &AxisSamples) -> Option<(Scratch<u32>, u32)> {
     let n = x.len;
     let (c0, c1) = (&x.c0[..n], &x.c1[..n]);
@@ -225,6 +291,7 @@ fn consecutive_planes(x: &AxisSamples) -> Option<(Scratch<u32>, u32)> {
 /// (padded: the last sample's) sample its lower and upper plane relative to
 /// it; `None` if a granule reaches `window` planes or more.
 #[allow(clippy::type_complexity)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn consecutive_windows<const G: usize>(
     x: &AxisSamples,
     lowest: u32,
@@ -260,6 +327,7 @@ fn consecutive_windows<const G: usize>(
 /// per granule its first plane, per sample its planes relative to it;
 /// `None` if a granule reaches `window` planes or more.
 #[allow(clippy::type_complexity)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn windows_of_use(
     lower: &[u32],
     upper: &[u32],
@@ -288,6 +356,7 @@ fn windows_of_use(
 
 /// The x lattice planes of a row in order of first use and every (padded)
 /// sample's lower and upper plane, for rows of any cells.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn planes_in_order_of_use(x: &AxisSamples) -> (Scratch<u32>, Scratch<u32>, Scratch<u32>) {
     // A sample's planes are usually the last two listed (cells are adjacent
     // for steps < 1).
@@ -688,10 +757,11 @@ mod tests {
 
     /// The row axis of a 3D grid with `nx` samples at x step `step`, on an
     /// axis of period `period` (2³²: the full-coordinate hash's natural one).
-    fn row_axis(step: f64, nx: usize, period: u64) -> Option<RowAxis> {
+    /// With narrow windows where `narrow_parts` (and they fit).
+    fn row_axis(step: f64, nx: usize, period: u64, narrow_parts: bool) -> Option<RowAxis> {
         let xs: Vec<f64> = (0..nx).map(|i| 0.3 + i as f64 * step).collect();
         let mut axes = [xs, vec![0.1, 0.2], vec![0.7]].map(|c| AxisSamples::new(&c, period));
-        RowAxis::new(&mut axes, Fade::Quintic)
+        RowAxis::new(&mut axes, Fade::Quintic, narrow_parts)
     }
 
     /// Each granule's window holds the planes of its samples: one window per
@@ -714,19 +784,27 @@ mod tests {
             (0.75, 5, Some(16), true),
             (-0.02, 3, Some(64), true),
         ] {
-            let x = row_axis(step, 300, period);
+            // Levels with wide parts: windows of PLANE_WINDOW planes only.
+            let x = row_axis(step, 300, period, false);
             assert_eq!(x.as_ref().map(|x| x.granule), granule, "step {step}");
             let Some(x) = x else { continue };
-            assert_eq!(x.narrow.is_some(), narrow, "step {step}");
+            assert!(x.narrow.is_none(), "step {step}");
+            // Levels with narrow parts: narrow windows where they fit, and
+            // then no others.
+            let with_narrow = row_axis(step, 300, period, true).unwrap();
+            assert_eq!(with_narrow.narrow.is_some(), narrow, "step {step}");
+            let expected = if narrow { 0 } else { x.granule };
+            assert_eq!(with_narrow.granule, expected, "step {step}");
+            assert_eq!(with_narrow.first_plane.is_empty(), narrow, "step {step}");
             for i in 0..300 {
                 let cell = (0.3 + i as f64 * step).floor() as i64;
                 let cell = cell.rem_euclid(period as i64) as u32;
                 let next = ((u64::from(cell) + 1) % period) as u32;
-                if let Some(w) = &x.narrow {
+                if let Some(w) = &with_narrow.narrow {
                     let first = w.first_plane[i / NARROW_GRANULE];
                     let planes = [w.lower[i], w.upper[i]].map(|rel| {
                         assert!(usize::from(rel) < NARROW_WINDOW, "step {step}, sample {i}");
-                        x.planes[first + usize::from(rel)]
+                        with_narrow.planes[first + usize::from(rel)]
                     });
                     assert_eq!(planes, [cell, next], "narrow: step {step}, sample {i}");
                 }

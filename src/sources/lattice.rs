@@ -6,8 +6,8 @@ use crate::field::{Field, GradField, GridAxis, Input, PointPack, inputs_cut, inp
 use crate::kernel::{
     AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, HashModeKernel,
     HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors,
-    PeriodicCells, PermutationMode, RowAxis, ValueCorners, noise_parts, remake_lanes_out_of_range,
-    stage2, stage2_grad,
+    PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, noise_parts,
+    remake_lanes_out_of_range, stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
@@ -371,16 +371,18 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
         Noise: Dims<D>,
     {
         let periods = self.periods_or_natural(period_scale);
-        let mut samples: Vec<AxisSamples> = (0..D)
-            .map(|a| AxisSamples::new(&axes[a].coords, periods[a]))
-            .collect();
+        let coords: [&[f64]; D] = std::array::from_fn(|a| &axes[a].coords[..]);
         // The path depends on the grid alone, never on windows or threads.
         // Rows by cells read x through the row axis alone, which takes x's
         // samples (a fractal holds one plan per octave for the whole fill).
         let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP[D - 1];
-        let row = by_cells
-            .then(|| RowAxis::new(&mut samples, self.fade))
-            .flatten();
+        let plan = PlanAxes {
+            coords: &coords,
+            periods: &periods[..D],
+            fade: self.fade,
+            by_cells,
+        };
+        let (samples, row) = dispatch(self.level, plan);
         LatticePlan { samples, row }
     }
 
