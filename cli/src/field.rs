@@ -13,7 +13,8 @@
 //!
 //! ```text
 //! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time:
-//!     rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside)
+//!     rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside);
+//!       more rows than WINDOW_WIDTH: windows of WINDOW_WIDTH rows on the rayon pool
 //!     wider rows, several in the band: windows of WINDOW_WIDTH × the band's
 //!       rows (rayon tiles inside), each copied into place from a scratch window
 //!     wider rows, one (or pieces of one) in the band, or with derivatives:
@@ -230,8 +231,24 @@ impl SampledField {
     ) -> Result<(), Failure> {
         use rayon::prelude::*;
         let rows = out.values.len() / width;
-        if width <= WINDOW_WIDTH {
+        if width <= WINDOW_WIDTH && rows <= WINDOW_WIDTH {
             return self.fill_window(first_row, x0, [width, rows], out, true);
+        }
+        if width <= WINDOW_WIDTH {
+            // Narrow rows, more than a window holds: windows of WINDOW_WIDTH
+            // rows, on the rayon pool (a window this narrow is one tile of
+            // the library's, so one thread).
+            let mut pieces = Vec::new();
+            let mut rest = out;
+            for r in (0..rows).step_by(WINDOW_WIDTH) {
+                let (piece, after) = rest.split_at(WINDOW_WIDTH.min(rows - r) * width);
+                rest = after;
+                pieces.push((first_row + r, piece));
+            }
+            return pieces.into_par_iter().try_for_each(|(row, piece)| {
+                let n = piece.values.len() / width;
+                self.fill_window(row, x0, [width, n], piece, false)
+            });
         }
         if rows > 1 && out.gradient.is_none() {
             return self.fill_tall_windows(first_row, x0, width, out.values);
@@ -360,8 +377,10 @@ impl SampledField {
             }
             return Ok(());
         }
-        // The library's data per window grows with its height too.
-        let max_rows = (BAND_SAMPLES / nx).min(WINDOW_WIDTH);
+        // Bands of narrow rows are filled as windows of at most
+        // WINDOW_WIDTH rows (the library's data per window grows with its
+        // height too).
+        let max_rows = BAND_SAMPLES / nx;
         let mut buffer = vec![0.0f32; max_rows.min(slabs.len() * per_slab) * nx * planes];
         while row < end {
             let slice_end = (row / rows_per_slice + 1) * rows_per_slice;

@@ -204,6 +204,21 @@ impl RowAxis {
     }
 }
 
+impl RowAxis {
+    /// Sample `i`'s lower and upper planes (indices into `planes`).
+    fn sample_planes(&self, i: usize) -> (usize, usize) {
+        let (first, lower, upper) = match &self.narrow {
+            Some(w) => (w.first_plane[i / NARROW_GRANULE], w.lower[i], w.upper[i]),
+            None => (
+                self.first_plane[i / self.granule],
+                self.lower[i],
+                self.upper[i],
+            ),
+        };
+        (first + usize::from(lower), first + usize::from(upper))
+    }
+}
+
 /// A lattice's plan of a grid: stage 1 of every sample of each axis
 /// ([`AxisSamples`]) and, when rows go by cells, the [`RowAxis`]. Run at the
 /// level the rows are filled at, so its loops are compiled (and vectorised)
@@ -403,24 +418,135 @@ fn row_corners<S: Simd, H: HashModeKernel, const D: usize>(
     s: S,
     others: &[(u32, u32, f32, f32); 3],
 ) -> RowCorners<S, H> {
+    let cells = others.map(|(c0, c1, _, _)| H::splat_cells(s, c0, c1));
+    let t0 = others.map(|(_, _, t0, _)| s.part(s.splat(t0), 0));
+    let far = others.map(|(_, _, _, f)| s.part(s.splat(f), 0));
+    corners_of::<S, H, D>(s, cells, t0, far)
+}
+
+/// [`row_corners`] of a different row in each lane of part 0 (rows too
+/// narrow for lanes along x: [`fill_narrow_rows`]): the other axes' cells,
+/// offsets and fades of each lane's row, the same operations on each.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn column_corners<S: Simd, H: HashModeKernel, const D: usize>(
+    s: S,
+    lanes: &NarrowLanes,
+) -> RowCorners<S, H> {
+    let cells = std::array::from_fn(|a| H::staged(s, &lanes.c0[a], &lanes.c1[a]));
+    let t0 = std::array::from_fn(|a| s.load_part(&lanes.t0[a], 0));
+    let far = std::array::from_fn(|a| s.load_part(&lanes.fade[a], 0));
+    corners_of::<S, H, D>(s, cells, t0, far)
+}
+
+/// The corners of the other axes from their cells, offsets `t0` and fades
+/// (`far`): each corner's weight is the product, axis by axis, of `far` or
+/// `1 − far`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn corners_of<S: Simd, H: HashModeKernel, const D: usize>(
+    s: S,
+    cells: [(H::Cell<S>, H::Cell<S>); 3],
+    t0: [S::P; 3],
+    far: [S::P; 3],
+) -> RowCorners<S, H> {
     let one = s.part(s.splat(1.0), 0);
     let mut w = RowCorners {
         weight: [one; 8],
-        cells: [H::splat_cells(s, 0, 0); 3],
+        cells,
         offsets: [[one; 2]; 3],
     };
-    for (axis, &(c0, c1, t0, f)) in others.iter().enumerate().take(D - 1) {
-        w.cells[axis] = H::splat_cells(s, c0, c1);
-        let t0 = s.part(s.splat(t0), 0);
-        w.offsets[axis] = [t0, t0 - one];
-        let far = s.part(s.splat(f), 0);
-        let near = one - far;
+    for axis in 0..D - 1 {
+        w.offsets[axis] = [t0[axis], t0[axis] - one];
+        let near = one - far[axis];
         for corner in 0..1 << (D - 1) {
-            let factor = if corner >> axis & 1 == 1 { far } else { near };
+            let factor = if corner >> axis & 1 == 1 {
+                far[axis]
+            } else {
+                near
+            };
             w.weight[corner] = w.weight[corner] * factor;
         }
     }
     w
+}
+
+/// Rows narrower than this many samples go by [`fill_narrow_rows`], lanes
+/// along the other axes. (Any bound gives the same bits.)
+const NARROW_ROWS_BELOW: usize = 16;
+
+/// The other axes' cells, offsets and fades of the rows of one part,
+/// a row per lane (lanes past the last row are 0).
+struct NarrowLanes {
+    c0: [[u32; MAX_LANES]; 3],
+    c1: [[u32; MAX_LANES]; 3],
+    t0: [[f32; MAX_LANES]; 3],
+    fade: [[f32; MAX_LANES]; 3],
+}
+
+/// Rows of fewer than [`NARROW_ROWS_BELOW`] samples (a tall, narrow grid),
+/// from the same per-plane coefficients as [`FillRowsByCells`] computes,
+/// with the same operations on each, so the same bits: the coefficients of
+/// each plane for a part's worth of rows at once (a row per lane), then
+/// each sample's `lerp(u, A0·x0 + B0, A1·x1 + B1)` in `f32`, one by one
+/// (no fused operations: the same as in lanes). With lanes along x, each
+/// row of two samples took a pack of plane coefficients of its own.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
+    s: S,
+    r: &H::Ready<'_, S>,
+    x: &RowAxis,
+    axes: [&AxisSamples; D],
+    first_row: usize,
+    out: &mut [f32],
+) {
+    let nx = axes[0].len;
+    let part_lanes = S::LANES / S::PARTS;
+    // Each sample's lower and upper plane (absolute indices).
+    let mut sample_planes = [(0usize, 0usize); NARROW_ROWS_BELOW];
+    for (i, planes) in sample_planes.iter_mut().enumerate().take(nx) {
+        *planes = x.sample_planes(i);
+    }
+    let count = x.plane_count;
+    // Per plane, a pack of `A` then one of `B` (lanes: rows).
+    let mut coeff = Scratch::filled(2 * count * S::LANES, 0.0f32);
+    let mut lanes = NarrowLanes {
+        c0: [[0; MAX_LANES]; 3],
+        c1: [[0; MAX_LANES]; 3],
+        t0: [[0.0; MAX_LANES]; 3],
+        fade: [[0.0; MAX_LANES]; 3],
+    };
+    for (block, out) in out.chunks_mut(part_lanes * nx).enumerate() {
+        let block_rows = out.len() / nx;
+        for j in 0..block_rows {
+            let mut rest = first_row + block * part_lanes + j;
+            for d in 1..D {
+                let a = axes[d];
+                let i = rest % a.len;
+                rest /= a.len;
+                lanes.c0[d - 1][j] = a.c0[i];
+                lanes.c1[d - 1][j] = a.c1[i];
+                lanes.t0[d - 1][j] = a.t0[i];
+                lanes.fade[d - 1][j] = x.other_fades[d - 1][i];
+            }
+        }
+        let corners = column_corners::<S, H, D>(s, &lanes);
+        for (p, coeff) in coeff.chunks_exact_mut(2 * S::LANES).enumerate() {
+            let (cells, _) = H::splat_cells(s, x.planes[p], x.planes[p]);
+            let (a, b) = planes::<S, K, H, D>(s, r, cells, &corners, 1);
+            let (a_out, b_out) = coeff.split_at_mut(S::LANES);
+            s.store(a, a_out);
+            s.store(b, b_out);
+        }
+        for (j, row) in out.chunks_exact_mut(nx).enumerate() {
+            for (i, v) in row.iter_mut().enumerate() {
+                let (lo, hi) = sample_planes[i];
+                let at = |plane: usize, b: usize| coeff[(2 * plane + b) * S::LANES + j];
+                let x0 = x.x0[i];
+                let d0 = at(lo, 0) * x0 + at(lo, 1);
+                let d1 = at(hi, 0) * (x0 - 1.0) + at(hi, 1);
+                *v = d0 + x.u[i] * (d1 - d0);
+            }
+        }
+    }
 }
 
 /// The coefficients `[A, B]` of the x lattice planes `cells` (one per lane)
@@ -507,6 +633,10 @@ where
         let streaming = stream && !direct;
         let nx = axes[0].len;
         if nx == 0 {
+            return;
+        }
+        if D >= 2 && nx < NARROW_ROWS_BELOW {
+            fill_narrow_rows::<S, K, H, D>(s, p, x, axes, self.first_row, self.out);
             return;
         }
         // Rows go in blocks of `BLOCK_ROWS`, each evaluated strip by strip,

@@ -11,7 +11,7 @@ use crate::common::{
     unflatten,
 };
 use noisefield::prelude::*;
-use noisefield::{Error, Grid, Grid1, Grid2, Grid3, Grid4, Level, Perlin};
+use noisefield::{Error, Fade, Grid, Grid1, Grid2, Grid3, Grid4, HashMode, Level, Perlin, Value};
 use proptest::prelude::*;
 
 /// Grids of dimension D whose |x step| is at most `[D - 1]` take the
@@ -1118,5 +1118,75 @@ fn an_empty_grid_with_huge_other_axes_has_zero_samples() {
         let grid = Grid3::new([0.5; 3], [1e-3; 3], size);
         assert_eq!(grid.check(), Ok(0), "{size:?}");
         assert_eq!(p.fill_grid(&grid, &mut []), Ok(()), "{size:?}");
+    }
+}
+
+/// Rows narrower than 16 samples of a fine grid (coefficients, computed with
+/// lanes along the other axes instead of along x) are the columns of the
+/// wider grid (lanes along x), bit for bit: windows 1 to 15 samples wide at
+/// several x offsets, 2D to 4D, Perlin and Value, both hash modes, every
+/// fade, with and without a period, every level, `_par` or not.
+#[test]
+fn narrow_windows_of_fine_grids_are_their_columns() {
+    fn check<S: Source, const D: usize>(source: &S, grid: &Grid<D>, what: &str) {
+        let size = grid.size();
+        let mut full = vec![0.0f32; grid.check().unwrap()];
+        source.fill_grid(grid, &mut full).unwrap();
+        for (x0, width) in [(0, 1), (3, 2), (10, 3), (7, 8), (31, 15), (2, 16)] {
+            let mut wsize = size;
+            wsize[0] = width;
+            let offset = std::array::from_fn(|a| if a == 0 { x0 } else { 0 });
+            let window = grid.window(offset, wsize).unwrap();
+            let mut out = vec![f32::from_bits(SENTINEL_BITS); count(wsize)];
+            if x0 % 2 == 0 {
+                source.fill_grid(&window, &mut out).unwrap();
+            } else {
+                source.fill_grid_par(&window, &mut out).unwrap();
+            }
+            for (k, v) in out.iter().enumerate() {
+                let mut global = unflatten(k, wsize);
+                global[0] += x0;
+                let want = full[flatten(global, size)];
+                assert_eq!(
+                    v.to_bits(),
+                    want.to_bits(),
+                    "{what}, {grid:?}: window x {x0}, width {width}, sample {global:?}: {v:e}, \
+                     the whole grid has {want:e}"
+                );
+            }
+        }
+    }
+    let fades = [Fade::Quintic, Fade::Cubic, Fade::Cosine, Fade::Linear];
+    for level in levels() {
+        for (f, &fade) in fades.iter().enumerate() {
+            let mode = if f % 2 == 0 {
+                HashMode::Coordinates
+            } else {
+                HashMode::Permutation
+            };
+            let perlin = Perlin::with_hash(9 + f as u64, mode).with_fade(fade);
+            let value = Value::with_hash(5 + f as u64, mode).with_fade(fade);
+            let periodic = perlin.clone().with_period([7, 5, 3, 4]).unwrap();
+            for (name, p, v) in [
+                ("perlin/value", perlin.clone(), value.clone()),
+                ("periodic perlin", periodic.clone(), value),
+            ] {
+                let (p, v) = (p.with_level(level).unwrap(), v.with_level(level).unwrap());
+                let what = format!("{name}, {fade:?}, {mode:?}, {level:?}");
+                let g2 = Grid2::new([-3.3, 1.7], [0.05, 0.37], [48, 23]);
+                let g3 = Grid3::new([0.4, -2.2, 8.1], [-0.11, 0.29, -0.6], [48, 9, 4]);
+                let g4 = Grid4::new(
+                    [1.1, 0.2, -0.7, 3.3],
+                    [1.0 / 80.0, 0.4, 0.3, -0.2],
+                    [48, 3, 3, 3],
+                );
+                check(&p, &g2, &what);
+                check(&v, &g2, &what);
+                check(&p, &g3, &what);
+                check(&v, &g3, &what);
+                check(&p, &g4, &what);
+                check(&v, &g4, &what);
+            }
+        }
     }
 }
