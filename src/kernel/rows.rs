@@ -518,14 +518,13 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
         let block_rows = out.len() / nx;
         for j in 0..block_rows {
             let mut rest = first_row + block * part_lanes + j;
-            for d in 1..D {
-                let a = axes[d];
+            for (o, a) in axes[1..].iter().enumerate() {
                 let i = rest % a.len;
                 rest /= a.len;
-                lanes.c0[d - 1][j] = a.c0[i];
-                lanes.c1[d - 1][j] = a.c1[i];
-                lanes.t0[d - 1][j] = a.t0[i];
-                lanes.fade[d - 1][j] = x.other_fades[d - 1][i];
+                lanes.c0[o][j] = a.c0[i];
+                lanes.c1[o][j] = a.c1[i];
+                lanes.t0[o][j] = a.t0[i];
+                lanes.fade[o][j] = x.other_fades[o][i];
             }
         }
         let corners = column_corners::<S, H, D>(s, &lanes);
