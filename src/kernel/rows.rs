@@ -33,7 +33,7 @@ use crate::Fade;
 use crate::fade::faded;
 use crate::scratch::Scratch;
 use crate::simd::scalar::Scalar;
-use crate::simd::{Job, MAX_LANES, Simd};
+use crate::simd::{Job, MAX_LANES, OutlinedJob, Simd};
 
 /// Grid rows of `D`-dimensional noise use coefficients when x advances at
 /// most `MAX_COEFFICIENT_STEP[D - 1]` per sample. Measured against the point
@@ -418,51 +418,48 @@ fn row_corners<S: Simd, H: HashModeKernel, const D: usize>(
     s: S,
     others: &[(u32, u32, f32, f32); 3],
 ) -> RowCorners<S, H> {
-    let cells = others.map(|(c0, c1, _, _)| H::splat_cells(s, c0, c1));
-    let t0 = others.map(|(_, _, t0, _)| s.part(s.splat(t0), 0));
-    let far = others.map(|(_, _, _, f)| s.part(s.splat(f), 0));
-    corners_of::<S, H, D>(s, cells, t0, far)
+    let one = s.part(s.splat(1.0), 0);
+    let mut w = RowCorners {
+        weight: [one; 8],
+        cells: [H::splat_cells(s, 0, 0); 3],
+        offsets: [[one; 2]; 3],
+    };
+    for (axis, &(c0, c1, t0, f)) in others.iter().enumerate().take(D - 1) {
+        w.cells[axis] = H::splat_cells(s, c0, c1);
+        let t0 = s.part(s.splat(t0), 0);
+        w.offsets[axis] = [t0, t0 - one];
+        let far = s.part(s.splat(f), 0);
+        let near = one - far;
+        for corner in 0..1 << (D - 1) {
+            let factor = if corner >> axis & 1 == 1 { far } else { near };
+            w.weight[corner] = w.weight[corner] * factor;
+        }
+    }
+    w
 }
 
 /// [`row_corners`] of a different row in each lane of part 0 (rows too
 /// narrow for lanes along x: [`fill_narrow_rows`]): the other axes' cells,
-/// offsets and fades of each lane's row, the same operations on each.
+/// offsets and fades of each lane's row, and the same operations on each.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn column_corners<S: Simd, H: HashModeKernel, const D: usize>(
     s: S,
     lanes: &NarrowLanes,
 ) -> RowCorners<S, H> {
-    let cells = std::array::from_fn(|a| H::staged(s, &lanes.c0[a], &lanes.c1[a]));
-    let t0 = std::array::from_fn(|a| s.load_part(&lanes.t0[a], 0));
-    let far = std::array::from_fn(|a| s.load_part(&lanes.fade[a], 0));
-    corners_of::<S, H, D>(s, cells, t0, far)
-}
-
-/// The corners of the other axes from their cells, offsets `t0` and fades
-/// (`far`): each corner's weight is the product, axis by axis, of `far` or
-/// `1 − far`.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn corners_of<S: Simd, H: HashModeKernel, const D: usize>(
-    s: S,
-    cells: [(H::Cell<S>, H::Cell<S>); 3],
-    t0: [S::P; 3],
-    far: [S::P; 3],
-) -> RowCorners<S, H> {
     let one = s.part(s.splat(1.0), 0);
     let mut w = RowCorners {
         weight: [one; 8],
-        cells,
+        cells: [H::splat_cells(s, 0, 0); 3],
         offsets: [[one; 2]; 3],
     };
     for axis in 0..D - 1 {
-        w.offsets[axis] = [t0[axis], t0[axis] - one];
-        let near = one - far[axis];
+        w.cells[axis] = H::staged(s, &lanes.c0[axis], &lanes.c1[axis]);
+        let t0 = s.load_part(&lanes.t0[axis], 0);
+        w.offsets[axis] = [t0, t0 - one];
+        let far = s.load_part(&lanes.fade[axis], 0);
+        let near = one - far;
         for corner in 0..1 << (D - 1) {
-            let factor = if corner >> axis & 1 == 1 {
-                far[axis]
-            } else {
-                near
-            };
+            let factor = if corner >> axis & 1 == 1 { far } else { near };
             w.weight[corner] = w.weight[corner] * factor;
         }
     }
@@ -480,6 +477,29 @@ struct NarrowLanes {
     c1: [[u32; MAX_LANES]; 3],
     t0: [[f32; MAX_LANES]; 3],
     fade: [[f32; MAX_LANES]; 3],
+}
+
+/// [`fill_narrow_rows`] as a function of its own per level.
+struct NarrowRows<'a, 'r, K, S: Simd, H: HashModeKernel, const D: usize> {
+    r: &'a H::Ready<'r, S>,
+    x: &'a RowAxis,
+    axes: [&'a AxisSamples; D],
+    first_row: usize,
+    out: &'a mut [f32],
+    _corners: std::marker::PhantomData<K>,
+}
+
+impl<K: Corners, S: Simd, H: HashModeKernel, const D: usize> OutlinedJob<S>
+    for NarrowRows<'_, '_, K, S, H, D>
+where
+    Noise: Dims<D>,
+{
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run(self, s: S) {
+        fill_narrow_rows::<S, K, H, D>(s, self.r, self.x, self.axes, self.first_row, self.out);
+    }
 }
 
 /// Rows of fewer than [`NARROW_ROWS_BELOW`] samples (a tall, narrow grid),
@@ -635,8 +655,17 @@ where
             return;
         }
         if D >= 2 && nx < NARROW_ROWS_BELOW {
-            fill_narrow_rows::<S, K, H, D>(s, p, x, axes, self.first_row, self.out);
-            return;
+            // Outlined: inline, it slowed the rows of every wider grid.
+            let (first_row, out) = (self.first_row, self.out);
+            let rows = NarrowRows::<K, S, H, D> {
+                r: p,
+                x,
+                axes,
+                first_row,
+                out,
+                _corners: std::marker::PhantomData,
+            };
+            return s.outlined(rows);
         }
         // Rows go in blocks of `BLOCK_ROWS`, each evaluated strip by strip,
         // so a strip's per-sample x values stay in L1 while its rows are
