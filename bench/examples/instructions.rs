@@ -9,7 +9,8 @@
 //! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `noise3` (one
 //! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1); six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
-//! `ridged-grid2`, `fbm-wide2` (16384 × 2 at 1/128), `fbm-square2` (256 × 128); warped 6-octave fBm on a 256² grid: `warped-static`,
+//! `ridged-grid2`, `fbm-wide2` (16384 × 2 at 1/128), `fbm-column2` (2 × 16384), `fbm-square2` (256 × 128),
+//! `fbm-row2` (16384 × 1), `fbm-row2-f64` (its points in `f64`); warped 6-octave fBm on a 256² grid: `warped-static`,
 //! `warped-recipe`, `warped-boxed`), the hash
 //! mode (`coordinates` or `permuted`), the level, and how many times to
 //! repeat it. The difference between 3 and 1 repeats, divided by 2 × the
@@ -107,14 +108,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             POINTS
         }
-        "fbm-wide2" | "fbm-square2" => {
+        "fbm-wide2" | "fbm-square2" | "fbm-column2" => {
             // The command-line tool's default field (six-octave fBm at
             // 1/128 cells per sample) as one of its windows of a very wide
-            // field (16384 × 2) and as a square of as many samples.
-            let size = if job == "fbm-wide2" {
-                [16384, 2]
-            } else {
-                [256, 128]
+            // field (16384 × 2), of a very tall one (2 × 16384) and as a
+            // square of as many samples.
+            let size = match job.as_str() {
+                "fbm-wide2" => [16384, 2],
+                "fbm-column2" => [2, 16384],
+                _ => [256, 128],
             };
             let grid = Grid2::new([0.0; 2], [1.0 / 128.0; 2], size);
             let mut out = vec![0.0f32; grid.check()?];

@@ -444,7 +444,7 @@ fn row_corners<S: Simd, H: HashModeKernel, const D: usize>(
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn column_corners<S: Simd, H: HashModeKernel, const D: usize>(
     s: S,
-    lanes: &NarrowLanes,
+    lanes: &NarrowLanes<'_>,
 ) -> RowCorners<S, H> {
     let one = s.part(s.splat(1.0), 0);
     let mut w = RowCorners {
@@ -453,10 +453,10 @@ fn column_corners<S: Simd, H: HashModeKernel, const D: usize>(
         offsets: [[one; 2]; 3],
     };
     for axis in 0..D - 1 {
-        w.cells[axis] = H::staged(s, &lanes.c0[axis], &lanes.c1[axis]);
-        let t0 = s.load_part(&lanes.t0[axis], 0);
+        w.cells[axis] = H::staged(s, lanes.c0[axis], lanes.c1[axis]);
+        let t0 = s.load_part(lanes.t0[axis], 0);
         w.offsets[axis] = [t0, t0 - one];
-        let far = s.load_part(&lanes.fade[axis], 0);
+        let far = s.load_part(lanes.fade[axis], 0);
         let near = one - far;
         for corner in 0..1 << (D - 1) {
             let factor = if corner >> axis & 1 == 1 { far } else { near };
@@ -470,13 +470,36 @@ fn column_corners<S: Simd, H: HashModeKernel, const D: usize>(
 /// along the other axes. (Any bound gives the same bits.)
 const NARROW_ROWS_BELOW: usize = 16;
 
-/// The other axes' cells, offsets and fades of the rows of one part,
-/// a row per lane (lanes past the last row are 0).
-struct NarrowLanes {
+/// The other axes' cells, offsets and fades of the rows of one part, a
+/// row per lane: per axis, slices whose first `S::LANES` entries are read
+/// (the lanes past the block's rows hold other rows, or 0, and are not
+/// stored).
+struct NarrowLanes<'a> {
+    c0: [&'a [u32]; 3],
+    c1: [&'a [u32]; 3],
+    t0: [&'a [f32]; 3],
+    fade: [&'a [f32]; 3],
+}
+
+/// [`NarrowLanes`] gathered row by row, where the block's rows are not
+/// consecutive samples of one axis (3D and 4D grids, whose rows run
+/// through y, then z, …).
+struct GatheredLanes {
     c0: [[u32; MAX_LANES]; 3],
     c1: [[u32; MAX_LANES]; 3],
     t0: [[f32; MAX_LANES]; 3],
     fade: [[f32; MAX_LANES]; 3],
+}
+
+impl GatheredLanes {
+    fn lanes(&self) -> NarrowLanes<'_> {
+        NarrowLanes {
+            c0: [&self.c0[0], &self.c0[1], &self.c0[2]],
+            c1: [&self.c1[0], &self.c1[1], &self.c1[2]],
+            t0: [&self.t0[0], &self.t0[1], &self.t0[2]],
+            fade: [&self.fade[0], &self.fade[1], &self.fade[2]],
+        }
+    }
 }
 
 /// [`fill_narrow_rows`] as a function of its own per level.
@@ -504,11 +527,11 @@ where
 
 /// Rows of fewer than [`NARROW_ROWS_BELOW`] samples (a tall, narrow grid),
 /// from the same per-plane coefficients as [`FillRowsByCells`] computes,
-/// with the same operations on each, so the same bits: the coefficients of
-/// each plane for a part's worth of rows at once (a row per lane), then
-/// each sample's `lerp(u, A0·x0 + B0, A1·x1 + B1)` in `f32`, one by one
-/// (no fused operations: the same as in lanes). With lanes along x, each
-/// row of two samples took a pack of plane coefficients of its own.
+/// with the same operations on each, so the same bits, but with a row per
+/// lane: the coefficients of each plane for a part's worth of rows at once,
+/// then each column of samples `lerp(u, A0·x0 + B0, A1·x1 + B1)` (its x
+/// values the same for every row), stored row by row. With lanes along x,
+/// each row of two samples took a pack of plane coefficients of its own.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     s: S,
@@ -519,50 +542,89 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     out: &mut [f32],
 ) {
     let nx = axes[0].len;
-    let part_lanes = S::LANES / S::PARTS;
+    let (n, part_lanes) = (S::LANES, S::LANES / S::PARTS);
     // Each sample's lower and upper plane (absolute indices).
     let mut sample_planes = [(0usize, 0usize); NARROW_ROWS_BELOW];
     for (i, planes) in sample_planes.iter_mut().enumerate().take(nx) {
         *planes = x.sample_planes(i);
     }
-    let count = x.plane_count;
+    let sample_planes = &sample_planes[..nx];
     // Per plane, a pack of `A` then one of `B` (lanes: rows).
-    let mut coeff = Scratch::filled(2 * count * S::LANES, 0.0f32);
-    let mut lanes = NarrowLanes {
+    let mut coeff = Scratch::filled(2 * x.plane_count * n, 0.0f32);
+    let mut gathered = GatheredLanes {
         c0: [[0; MAX_LANES]; 3],
         c1: [[0; MAX_LANES]; 3],
         t0: [[0.0; MAX_LANES]; 3],
         fade: [[0.0; MAX_LANES]; 3],
     };
-    for (block, out) in out.chunks_mut(part_lanes * nx).enumerate() {
+    // Per column of the block, its values (lanes: rows).
+    let mut columns = [[0.0f32; MAX_LANES]; NARROW_ROWS_BELOW];
+    // The other axes' sample indices of the next row (axis 1 fastest).
+    let mut index = [0usize; 3];
+    let mut rest = first_row;
+    for (o, a) in axes[1..].iter().enumerate() {
+        index[o] = rest % a.len;
+        rest /= a.len;
+    }
+    let one = s.part(s.splat(1.0), 0);
+    for out in out.chunks_mut(part_lanes * nx) {
         let block_rows = out.len() / nx;
-        for j in 0..block_rows {
-            let mut rest = first_row + block * part_lanes + j;
-            for (o, a) in axes[1..].iter().enumerate() {
-                let i = rest % a.len;
-                rest /= a.len;
-                lanes.c0[o][j] = a.c0[i];
-                lanes.c1[o][j] = a.c1[i];
-                lanes.t0[o][j] = a.t0[i];
-                lanes.fade[o][j] = x.other_fades[o][i];
+        let y = axes[1];
+        let corners = if D == 2 && index[0] + n <= y.c0.len() {
+            // The block's rows are consecutive samples of y: read in place
+            // (every per-sample array of an axis is padded alike).
+            let i = index[0];
+            index[0] += block_rows;
+            column_corners::<S, H, D>(
+                s,
+                &NarrowLanes {
+                    c0: [&y.c0[i..]; 3],
+                    c1: [&y.c1[i..]; 3],
+                    t0: [&y.t0[i..]; 3],
+                    fade: [&x.other_fades[0][i..]; 3],
+                },
+            )
+        } else {
+            for j in 0..block_rows {
+                for (o, a) in axes[1..].iter().enumerate() {
+                    let i = index[o];
+                    gathered.c0[o][j] = a.c0[i];
+                    gathered.c1[o][j] = a.c1[i];
+                    gathered.t0[o][j] = a.t0[i];
+                    gathered.fade[o][j] = x.other_fades[o][i];
+                }
+                // The next row: an odometer over the other axes.
+                for (o, a) in axes[1..].iter().enumerate() {
+                    index[o] += 1;
+                    if index[o] < a.len {
+                        break;
+                    }
+                    index[o] = 0;
+                }
             }
-        }
-        let corners = column_corners::<S, H, D>(s, &lanes);
-        for (p, coeff) in coeff.chunks_exact_mut(2 * S::LANES).enumerate() {
+            column_corners::<S, H, D>(s, &gathered.lanes())
+        };
+        for (p, coeff) in coeff.chunks_exact_mut(2 * n).enumerate() {
             let (cells, _) = H::splat_cells(s, x.planes[p], x.planes[p]);
             let (a, b) = planes::<S, K, H, D>(s, r, cells, &corners, 1);
-            let (a_out, b_out) = coeff.split_at_mut(S::LANES);
+            let (a_out, b_out) = coeff.split_at_mut(n);
             s.store(a, a_out);
             s.store(b, b_out);
         }
+        // Each column's x values are the same on every row (lane).
+        let at = |plane: usize, b: usize| s.load_part(&coeff[(2 * plane + b) * n..], 0);
+        for (i, (column, &(lo, hi))) in columns.iter_mut().zip(sample_planes).enumerate() {
+            let x0 = s.part(s.splat(x.x0[i]), 0);
+            let d0 = at(lo, 0) * x0 + at(lo, 1);
+            let d1 = at(hi, 0) * (x0 - one) + at(hi, 1);
+            let u = s.part(s.splat(x.u[i]), 0);
+            let mut v = s.splat(0.0);
+            s.set_part(&mut v, 0, d0 + u * (d1 - d0));
+            s.store(v, &mut column[..n]);
+        }
         for (j, row) in out.chunks_exact_mut(nx).enumerate() {
-            for (i, v) in row.iter_mut().enumerate() {
-                let (lo, hi) = sample_planes[i];
-                let at = |plane: usize, b: usize| coeff[(2 * plane + b) * S::LANES + j];
-                let x0 = x.x0[i];
-                let d0 = at(lo, 0) * x0 + at(lo, 1);
-                let d1 = at(hi, 0) * (x0 - 1.0) + at(hi, 1);
-                *v = d0 + x.u[i] * (d1 - d0);
+            for (v, column) in row.iter_mut().zip(&columns) {
+                *v = column[j];
             }
         }
     }
