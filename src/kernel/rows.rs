@@ -549,8 +549,9 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
         *planes = x.sample_planes(i);
     }
     let sample_planes = &sample_planes[..nx];
-    // Per plane, a pack of `A` then one of `B` (lanes: rows).
-    let mut coeff = Scratch::filled(2 * x.plane_count * n, 0.0f32);
+    let count = x.plane_count;
+    // Per plane, its `A` and `B` (lanes: rows), for the block's rows.
+    let mut coeff = Vec::with_capacity(count);
     let mut gathered = GatheredLanes {
         c0: [[0; MAX_LANES]; 3],
         c1: [[0; MAX_LANES]; 3],
@@ -558,7 +559,7 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
         fade: [[0.0; MAX_LANES]; 3],
     };
     // Per column of the block, its values (lanes: rows).
-    let mut columns = [[0.0f32; MAX_LANES]; NARROW_ROWS_BELOW];
+    let mut columns = [0.0f32; MAX_LANES * NARROW_ROWS_BELOW];
     // The other axes' sample indices of the next row (axis 1 fastest).
     let mut index = [0usize; 3];
     let mut rest = first_row;
@@ -604,27 +605,26 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
             }
             column_corners::<S, H, D>(s, &gathered.lanes())
         };
-        for (p, coeff) in coeff.chunks_exact_mut(2 * n).enumerate() {
-            let (cells, _) = H::splat_cells(s, x.planes[p], x.planes[p]);
+        coeff.clear();
+        for &cell in &x.planes[..count] {
+            let (cells, _) = H::splat_cells(s, cell, cell);
             let (a, b) = planes::<S, K, H, D>(s, r, cells, &corners, 1);
-            let (a_out, b_out) = coeff.split_at_mut(n);
-            s.store(a, a_out);
-            s.store(b, b_out);
+            coeff.push([s.part(a, 0), s.part(b, 0)]);
         }
         // Each column's x values are the same on every row (lane).
-        let at = |plane: usize, b: usize| s.load_part(&coeff[(2 * plane + b) * n..], 0);
-        for (i, (column, &(lo, hi))) in columns.iter_mut().zip(sample_planes).enumerate() {
+        for (i, &(lo, hi)) in sample_planes.iter().enumerate() {
+            let ([a0, b0], [a1, b1]) = (coeff[lo], coeff[hi]);
             let x0 = s.part(s.splat(x.x0[i]), 0);
-            let d0 = at(lo, 0) * x0 + at(lo, 1);
-            let d1 = at(hi, 0) * (x0 - one) + at(hi, 1);
+            let d0 = a0 * x0 + b0;
+            let d1 = a1 * (x0 - one) + b1;
             let u = s.part(s.splat(x.u[i]), 0);
             let mut v = s.splat(0.0);
             s.set_part(&mut v, 0, d0 + u * (d1 - d0));
-            s.store(v, &mut column[..n]);
+            s.store(v, &mut columns[i * n..(i + 1) * n]);
         }
-        for (j, row) in out.chunks_exact_mut(nx).enumerate() {
-            for (v, column) in row.iter_mut().zip(&columns) {
-                *v = column[j];
+        for (i, column) in columns.chunks_exact(n).take(nx).enumerate() {
+            for (j, &c) in column[..block_rows].iter().enumerate() {
+                out[j * nx + i] = c;
             }
         }
     }
