@@ -470,6 +470,10 @@ fn column_corners<S: Simd, H: HashModeKernel, const D: usize>(
 /// along the other axes. (Any bound gives the same bits.)
 const NARROW_ROWS_BELOW: usize = 16;
 
+/// Blocks of rows (a part's worth each) [`fill_narrow_rows`] evaluates
+/// before it stores their rows.
+const NARROW_GROUP: usize = 8;
+
 /// The other axes' cells, offsets and fades of the rows of one part, a
 /// row per lane: per axis, slices whose first `S::LANES` entries are read
 /// (the lanes past the block's rows hold other rows, or 0, and are not
@@ -558,8 +562,11 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
         t0: [[0.0; MAX_LANES]; 3],
         fade: [[0.0; MAX_LANES]; 3],
     };
-    // Per column of the block, its values (lanes: rows).
-    let mut columns = [0.0f32; MAX_LANES * NARROW_ROWS_BELOW];
+    // Per block of a group, per column, its values (lanes: rows), each
+    // stored as a whole pack whose lanes past the part the next overwrites.
+    let mut columns = [0.0f32; NARROW_GROUP * NARROW_ROWS_BELOW * MAX_LANES / 4 + MAX_LANES];
+    let group_rows = NARROW_GROUP * part_lanes;
+    let mut tile = [0.0f32; NARROW_GROUP * NARROW_ROWS_BELOW * MAX_LANES / 4];
     // The other axes' sample indices of the next row (axis 1 fastest).
     let mut index = [0usize; 3];
     let mut rest = first_row;
@@ -568,65 +575,79 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
         rest /= a.len;
     }
     let one = s.part(s.splat(1.0), 0);
-    for out in out.chunks_mut(part_lanes * nx) {
-        let block_rows = out.len() / nx;
-        let y = axes[1];
-        let corners = if D == 2 && index[0] + n <= y.c0.len() {
-            // The block's rows are consecutive samples of y: read in place
-            // (every per-sample array of an axis is padded alike).
-            let i = index[0];
-            index[0] += block_rows;
-            column_corners::<S, H, D>(
-                s,
-                &NarrowLanes {
-                    c0: [&y.c0[i..]; 3],
-                    c1: [&y.c1[i..]; 3],
-                    t0: [&y.t0[i..]; 3],
-                    fade: [&x.other_fades[0][i..]; 3],
-                },
-            )
-        } else {
-            for j in 0..block_rows {
-                for (o, a) in axes[1..].iter().enumerate() {
-                    let i = index[o];
-                    gathered.c0[o][j] = a.c0[i];
-                    gathered.c1[o][j] = a.c1[i];
-                    gathered.t0[o][j] = a.t0[i];
-                    gathered.fade[o][j] = x.other_fades[o][i];
-                }
-                // The next row: an odometer over the other axes.
-                for (o, a) in axes[1..].iter().enumerate() {
-                    index[o] += 1;
-                    if index[o] < a.len {
-                        break;
+    for group in out.chunks_mut(group_rows * nx) {
+        for (block, out) in group.chunks_mut(part_lanes * nx).enumerate() {
+            let block_rows = out.len() / nx;
+            let y = axes[1];
+            let corners = if D == 2 && index[0] + n <= y.c0.len() {
+                // The block's rows are consecutive samples of y: read in place
+                // (every per-sample array of an axis is padded alike).
+                let i = index[0];
+                index[0] += block_rows;
+                column_corners::<S, H, D>(
+                    s,
+                    &NarrowLanes {
+                        c0: [&y.c0[i..]; 3],
+                        c1: [&y.c1[i..]; 3],
+                        t0: [&y.t0[i..]; 3],
+                        fade: [&x.other_fades[0][i..]; 3],
+                    },
+                )
+            } else {
+                for j in 0..block_rows {
+                    for (o, a) in axes[1..].iter().enumerate() {
+                        let i = index[o];
+                        gathered.c0[o][j] = a.c0[i];
+                        gathered.c1[o][j] = a.c1[i];
+                        gathered.t0[o][j] = a.t0[i];
+                        gathered.fade[o][j] = x.other_fades[o][i];
                     }
-                    index[o] = 0;
+                    // The next row: an odometer over the other axes.
+                    for (o, a) in axes[1..].iter().enumerate() {
+                        index[o] += 1;
+                        if index[o] < a.len {
+                            break;
+                        }
+                        index[o] = 0;
+                    }
+                }
+                column_corners::<S, H, D>(s, &gathered.lanes())
+            };
+            coeff.clear();
+            for &cell in &x.planes[..count] {
+                let (cells, _) = H::splat_cells(s, cell, cell);
+                let (a, b) = planes::<S, K, H, D>(s, r, cells, &corners, 1);
+                coeff.push([s.part(a, 0), s.part(b, 0)]);
+            }
+            // Each column's x values are the same on every row (lane).
+            for (i, &(lo, hi)) in sample_planes.iter().enumerate() {
+                let ([a0, b0], [a1, b1]) = (coeff[lo], coeff[hi]);
+                let x0 = s.part(s.splat(x.x0[i]), 0);
+                let d0 = a0 * x0 + b0;
+                let d1 = a1 * (x0 - one) + b1;
+                let u = s.part(s.splat(x.u[i]), 0);
+                let mut v = s.splat(0.0);
+                s.set_part(&mut v, 0, d0 + u * (d1 - d0));
+                let at = (block * nx + i) * part_lanes;
+                s.store(v, &mut columns[at..at + n]);
+            }
+        }
+        // The group's rows in order, once its columns are stored: per
+        // column, its samples into a tile of the group, then the tile into
+        // the output. (Read back at once, the narrow loads waited on the
+        // wide stores; stored straight into the output column by column,
+        // they missed the cache.)
+        let tile = &mut tile[..group.len()];
+        for (block, tile) in tile.chunks_mut(part_lanes * nx).enumerate() {
+            let block_rows = tile.len() / nx;
+            for i in 0..nx {
+                let at = (block * nx + i) * part_lanes;
+                for (j, &c) in columns[at..at + block_rows].iter().enumerate() {
+                    tile[j * nx + i] = c;
                 }
             }
-            column_corners::<S, H, D>(s, &gathered.lanes())
-        };
-        coeff.clear();
-        for &cell in &x.planes[..count] {
-            let (cells, _) = H::splat_cells(s, cell, cell);
-            let (a, b) = planes::<S, K, H, D>(s, r, cells, &corners, 1);
-            coeff.push([s.part(a, 0), s.part(b, 0)]);
         }
-        // Each column's x values are the same on every row (lane).
-        for (i, &(lo, hi)) in sample_planes.iter().enumerate() {
-            let ([a0, b0], [a1, b1]) = (coeff[lo], coeff[hi]);
-            let x0 = s.part(s.splat(x.x0[i]), 0);
-            let d0 = a0 * x0 + b0;
-            let d1 = a1 * (x0 - one) + b1;
-            let u = s.part(s.splat(x.u[i]), 0);
-            let mut v = s.splat(0.0);
-            s.set_part(&mut v, 0, d0 + u * (d1 - d0));
-            s.store(v, &mut columns[i * n..(i + 1) * n]);
-        }
-        for (i, column) in columns.chunks_exact(n).take(nx).enumerate() {
-            for (j, &c) in column[..block_rows].iter().enumerate() {
-                out[j * nx + i] = c;
-            }
-        }
+        group.copy_from_slice(tile);
     }
 }
 
