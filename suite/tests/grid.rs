@@ -1121,18 +1121,29 @@ fn an_empty_grid_with_huge_other_axes_has_zero_samples() {
     }
 }
 
-/// Rows narrower than 16 samples of a fine grid (coefficients, computed with
+/// Rows narrower than 24 samples of a fine grid (coefficients, computed with
 /// lanes along the other axes instead of along x) are the columns of the
-/// wider grid (lanes along x), bit for bit: windows 1 to 15 samples wide at
-/// several x offsets, 2D to 4D, Perlin and Value, both hash modes, every
-/// fade, with and without a period, every level, `_par` or not.
+/// wider grid (lanes along x), bit for bit: windows 1 to 23 samples wide (and
+/// 24, the first on the wide path) at several x offsets, 2D to 4D, Perlin
+/// and Value, both hash modes, every fade, with and without a period, every
+/// level, `_par` or not; tall enough for several groups of blocks of rows,
+/// and in 3D for blocks that cross from one z slice to the next.
 #[test]
 fn narrow_windows_of_fine_grids_are_their_columns() {
     fn check<S: Source, const D: usize>(source: &S, grid: &Grid<D>, what: &str) {
         let size = grid.size();
         let mut full = vec![0.0f32; grid.check().unwrap()];
         source.fill_grid(grid, &mut full).unwrap();
-        for (x0, width) in [(0, 1), (3, 2), (10, 3), (7, 8), (31, 15), (2, 16)] {
+        for (x0, width) in [
+            (0, 1),
+            (3, 2),
+            (10, 3),
+            (7, 8),
+            (31, 15),
+            (2, 16),
+            (5, 23),
+            (1, 24),
+        ] {
             let mut wsize = size;
             wsize[0] = width;
             let offset = std::array::from_fn(|a| if a == 0 { x0 } else { 0 });
@@ -1186,6 +1197,10 @@ fn narrow_windows_of_fine_grids_are_their_columns() {
                 check(&v, &g3, &what);
                 check(&p, &g4, &what);
                 check(&v, &g4, &what);
+                let tall2 = Grid2::new([0.3, -5.0], [0.04, 0.11], [48, 300]);
+                let tall3 = Grid3::new([2.5, 0.6, -1.2], [-0.07, 0.13, 0.5], [48, 70, 3]);
+                check(&p, &tall2, &what);
+                check(&v, &tall3, &what);
             }
         }
     }
