@@ -477,6 +477,11 @@ const NARROW_ROWS_BELOW: usize = 24;
 /// before it stores their rows.
 const NARROW_GROUP: usize = 8;
 
+/// The widest part of any backend (AVX-512: 16 of 64 lanes; AVX2 8 of 32,
+/// NEON 4 of 16, Portable 8, Scalar 1): [`fill_narrow_rows`]'s buffers hold
+/// a part per row block.
+const MAX_PART_LANES: usize = MAX_LANES / 4;
+
 /// The other axes' cells, offsets and fades of the rows of one part, a
 /// row per lane: per axis, slices whose first `S::LANES` entries are read
 /// (the lanes past the block's rows hold other rows, or 0, and are not
@@ -550,6 +555,7 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
 ) {
     let nx = axes[0].len;
     let (n, part_lanes) = (S::LANES, S::LANES / S::PARTS);
+    const { assert!(S::LANES / S::PARTS <= MAX_PART_LANES) };
     // Each sample's lower and upper plane (absolute indices).
     let mut sample_planes = [(0usize, 0usize); NARROW_ROWS_BELOW];
     for (i, planes) in sample_planes.iter_mut().enumerate().take(nx) {
@@ -567,9 +573,9 @@ fn fill_narrow_rows<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     };
     // Per block of a group, per column, its values (lanes: rows), each
     // stored as a whole pack whose lanes past the part the next overwrites.
-    let mut columns = [0.0f32; NARROW_GROUP * NARROW_ROWS_BELOW * MAX_LANES / 4 + MAX_LANES];
+    let mut columns = [0.0f32; NARROW_GROUP * NARROW_ROWS_BELOW * MAX_PART_LANES + MAX_LANES];
     let group_rows = NARROW_GROUP * part_lanes;
-    let mut tile = [0.0f32; NARROW_GROUP * NARROW_ROWS_BELOW * MAX_LANES / 4];
+    let mut tile = [0.0f32; NARROW_GROUP * NARROW_ROWS_BELOW * MAX_PART_LANES];
     // The other axes' sample indices of the next row (axis 1 fastest).
     let mut index = [0usize; 3];
     let mut rest = first_row;
