@@ -202,9 +202,7 @@ impl RowAxis {
             narrow,
         })
     }
-}
 
-impl RowAxis {
     /// Sample `i`'s lower and upper planes (indices into `planes`).
     fn sample_planes(&self, i: usize) -> (usize, usize) {
         let (first, lower, upper) = match &self.narrow {
