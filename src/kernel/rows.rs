@@ -312,24 +312,33 @@ fn consecutive_windows<const G: usize>(
 ) -> Option<(usize, Scratch<usize>, Scratch<u8>, Scratch<u8>)> {
     let (len, padded) = (x.len, x.c0.len());
     let last = x.c0[len - 1];
+    // A granule's planes run between those of its ends (cells are
+    // monotonic); samples past the last are the last one.
     let mut first_plane = Scratch::with_capacity(padded / G);
-    let mut lower = Scratch::with_capacity(padded);
-    for (g, cells) in x.c0.chunks_exact(G).enumerate() {
-        let mut cells: [u32; G] = cells.try_into().unwrap();
-        if (g + 1) * G > len {
-            cells[len.saturating_sub(g * G)..].fill(last);
-        }
-        let (a, b) = (
-            cells[0].wrapping_sub(lowest),
-            cells[G - 1].wrapping_sub(lowest),
-        );
+    for start in (0..padded).step_by(G) {
+        let (a, b) = match start < len {
+            true => (x.c0[start], x.c0[(start + G).min(len) - 1]),
+            false => (last, last),
+        };
+        let (a, b) = (a.wrapping_sub(lowest), b.wrapping_sub(lowest));
         let first = a.min(b);
         if (a.max(b) + 1 - first) as usize >= window {
             return None;
         }
         first_plane.push(first as usize);
-        let base = lowest.wrapping_add(first);
-        lower.extend(cells.map(|c| c.wrapping_sub(base) as u8));
+    }
+    // Each sample's lower plane relative to its granule's first: a loop of
+    // `G` lanes per granule (vectorised), then the padding.
+    let mut lower = Scratch::filled(padded, 0u8);
+    let granules = lower.chunks_exact_mut(G).zip(x.c0.chunks_exact(G));
+    for ((lower, cells), &first) in granules.zip(first_plane.iter()) {
+        let base = lowest.wrapping_add(first as u32);
+        for (p, &c) in lower.iter_mut().zip(cells) {
+            *p = c.wrapping_sub(base) as u8;
+        }
+    }
+    for (i, p) in lower.iter_mut().enumerate().skip(len) {
+        *p = last.wrapping_sub(lowest.wrapping_add(first_plane[i / G] as u32)) as u8;
     }
     let upper = lower.iter().map(|&p| p + 1).collect();
     Some((G, first_plane, lower, upper))
