@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 pub enum Level {
     /// One point at a time, plain `f32` arithmetic. Always available.
     Scalar,
-    /// `wide::f32x8`, 8 lanes, with the instruction set fixed when the crate
+    /// `wide::f32x4`, 4 lanes, with the instruction set fixed when the crate
     /// was compiled (SSE2 on a default x86_64 build, NEON on aarch64).
     /// Always available.
     Portable,
@@ -102,8 +102,8 @@ impl Level {
     pub fn lanes(self) -> usize {
         match self {
             Level::Scalar => 1,
-            Level::Neon => 4,
-            Level::Portable | Level::Avx2 => 8,
+            Level::Portable | Level::Neon => 4,
+            Level::Avx2 => 8,
             Level::Avx512 => 16,
         }
     }

@@ -410,6 +410,9 @@ fn observe<S: Simd>(s: S) -> Observed {
         let (a, b) = (s.load_u32(a), s.load_u32(b));
         o.put("load_u32", u32_pack_bits(s, a));
         o.put("next_u32", u32_pack_bits(s, s.next_u32(a)));
+        let mut stored = vec![0u32; n];
+        s.store_u32(b, &mut stored);
+        o.put("store_u32", stored);
         let each = |f: &dyn Fn(S::UP, S::UP) -> S::UP| {
             let mut v = a;
             for k in 0..S::PARTS {

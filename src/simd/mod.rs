@@ -117,7 +117,19 @@ pub(crate) use pack_lanes;
 /// are bytes in the vector backends, so one permute serves every part);
 /// the float work of stage 2 runs one part at a time, which keeps it inside
 /// the register file.
+///
+/// The trait has two halves. **The core** (no default body) is what every
+/// level implements: moving packs and parts in and out of memory, floor,
+/// min and max, the byte lanes of the permutation mode, the 32-bit lanes of
+/// the coordinates mode, and [`Simd::outlined`]. **The helpers** (table
+/// reads, the hash's top bits, NaN and sign handling, range checks,
+/// streaming stores, optimiser hints) have default bodies written on the
+/// core, lane by lane where they must be ([`scalar`] runs them all, and
+/// they define what an override must return); a level overrides a helper
+/// only where its instructions were measured to pay (each override says
+/// so, `docs/design.md` has the figures).
 pub trait Simd: Copy {
+    // ---- The core: every level implements these. ----
     /// The level this backend runs.
     const LEVEL: crate::Level;
     /// Points per pack.
@@ -140,7 +152,6 @@ pub trait Simd: Copy {
     type UP: Copy;
 
     fn splat(self, v: f32) -> Self::F;
-    fn splat_i(self, v: i32) -> Self::I;
     /// Loads `src[..LANES]`; panics if `src` is shorter.
     fn load(self, src: &[f32]) -> Self::F;
     /// Stores into `dst[..LANES]`; panics if `dst` is shorter.
@@ -149,6 +160,53 @@ pub trait Simd: Copy {
     fn part(self, v: Self::F, k: usize) -> Self::P;
     /// Replaces part `k` of a pack.
     fn set_part(self, v: &mut Self::F, k: usize, p: Self::P);
+    fn floor(self, v: Self::F) -> Self::F;
+    /// `if a < b { a } else { b }` per lane (`b` when unordered, so a NaN
+    /// in `b` survives).
+    fn min(self, a: Self::F, b: Self::F) -> Self::F;
+    /// `if a > b { a } else { b }` per lane (`b` when unordered).
+    fn max(self, a: Self::F, b: Self::F) -> Self::F;
+
+    fn splat_i(self, v: i32) -> Self::I;
+    fn cell(self, floored: Self::F) -> Self::I;
+    /// Lattice indices computed elsewhere: byte `i` of `src` for point `i`
+    /// (`src[..LANES]`; panics if shorter).
+    fn load_cells(self, src: &[u8]) -> Self::I;
+    fn perm_table(self, t: &PermTable) -> Self::Perm<'_>;
+    fn perm(self, t: &Self::Perm<'_>, i: Self::I) -> Self::I;
+    /// The hashes of part `k`.
+    fn hashes(self, h: Self::I, k: usize) -> Self::H;
+    /// `h mod 256` as a float (0.0..=255.0), per lane.
+    fn byte_value(self, h: Self::H) -> Self::P;
+
+    /// `(floor mod 2³², exact)`: each lane of an already floored pack as a
+    /// wrapping 32-bit cell, and whether every lane had |v| < 2³¹ (only
+    /// then are all lanes right; NaN and ±inf are out of range).
+    fn cells32(self, floored: Self::F) -> (Self::U, bool);
+    /// `src[..LANES]` as cells; panics if `src` is shorter.
+    fn load_u32(self, src: &[u32]) -> Self::U;
+    /// Stores into `dst[..LANES]`; panics if `dst` is shorter.
+    fn store_u32(self, v: Self::U, dst: &mut [u32]);
+    /// Part `k` (`k < PARTS`) of a pack of cells.
+    fn u32_part(self, v: Self::U, k: usize) -> Self::UP;
+    /// Replaces part `k` of a pack of cells.
+    fn set_u32_part(self, v: &mut Self::U, k: usize, p: Self::UP);
+    fn splat_u32(self, v: u32) -> Self::UP;
+    /// Wrapping `a + b` per lane.
+    fn add_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
+    /// The low 32 bits of `a · b` per lane.
+    fn mul_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
+    fn xor_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
+    /// Logical `a >> N` per lane (`0 < N < 32`).
+    fn shr_u32<const N: i32>(self, a: Self::UP) -> Self::UP;
+
+    /// Runs `job` in a function of its own, compiled once per job type
+    /// at this level (with its features) and called by every job that
+    /// needs it, so shared kernels (a lattice's evaluation, in its own
+    /// batches and in every fractal octave) are not inlined into each.
+    fn outlined<J: OutlinedJob<Self>>(self, job: J) -> J::Output;
+
+    // ---- The helpers: default bodies on the core. ----
     /// Part `k` of the pack `src[..LANES]`: the lanes of that part alone,
     /// read where they are used; panics if `src` is shorter.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -159,26 +217,46 @@ pub trait Simd: Copy {
     /// other lanes are left as they are); panics if `dst` is shorter.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_part(self, p: Self::P, dst: &mut [f32], k: usize) {
-        let lanes = Self::LANES / Self::PARTS;
-        let mut pack = self.splat(0.0);
-        self.set_part(&mut pack, k, p);
-        let mut stored = [0.0f32; MAX_LANES];
-        self.store(pack, &mut stored[..Self::LANES]);
-        dst[k * lanes..(k + 1) * lanes].copy_from_slice(&stored[k * lanes..(k + 1) * lanes]);
+        let n = part_lanes::<Self>();
+        dst[k * n..(k + 1) * n].copy_from_slice(&lanes_of(self, p)[..n]);
     }
-    /// The hashes of part `k`.
-    fn hashes(self, h: Self::I, k: usize) -> Self::H;
-    fn floor(self, v: Self::F) -> Self::F;
-    fn cell(self, floored: Self::F) -> Self::I;
-    /// Lattice indices computed elsewhere: byte `i` of `src` for point `i`
-    /// (`src[..LANES]`; panics if shorter).
-    fn load_cells(self, src: &[u8]) -> Self::I;
-    fn perm_table(self, t: &PermTable) -> Self::Perm<'_>;
-    fn perm(self, t: &Self::Perm<'_>, i: Self::I) -> Self::I;
+    /// [`Simd::floor`] of one part.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn floor_part(self, v: Self::P) -> Self::P {
+        let mut pack = self.splat(0.0);
+        self.set_part(&mut pack, 0, v);
+        self.part(self.floor(pack), 0)
+    }
+    /// `|v|` (clears the sign bit; NaN stays NaN).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn abs(self, v: Self::F) -> Self::F {
+        let mut lanes = [0.0f32; MAX_LANES];
+        self.store(v, &mut lanes[..Self::LANES]);
+        for lane in &mut lanes[..Self::LANES] {
+            *lane = lane.abs();
+        }
+        self.load(&lanes[..Self::LANES])
+    }
+    /// Replaces every NaN by `f32::NAN`.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn canonical_nan(self, v: Self::P) -> Self::P {
+        map_lanes(self, v, |v| if v.is_nan() { f32::NAN } else { v })
+    }
     /// `t[h mod 8]` per lane.
-    fn table8(self, t: &[f32; 8], h: Self::H) -> Self::P;
-    fn table16(self, t: &[f32; 16], h: Self::H) -> Self::P;
-    fn table32(self, t: &[f32; 32], h: Self::H) -> Self::P;
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn table8(self, t: &[f32; 8], h: Self::H) -> Self::P {
+        map_lanes(self, self.byte_value(h), |i| t[i as usize & 7])
+    }
+    /// `t[h mod 16]` per lane.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn table16(self, t: &[f32; 16], h: Self::H) -> Self::P {
+        map_lanes(self, self.byte_value(h), |i| t[i as usize & 15])
+    }
+    /// `t[h mod 32]` per lane.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn table32(self, t: &[f32; 32], h: Self::H) -> Self::P {
+        map_lanes(self, self.byte_value(h), |i| t[i as usize & 31])
+    }
     /// `table16` for a table whose entries are all −1, 0 or 1 (gradient
     /// components); a backend may read such tables faster.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -190,85 +268,102 @@ pub trait Simd: Copy {
     fn units32(self, t: &[f32; 32], h: Self::H) -> Self::P {
         self.table32(t, h)
     }
-    fn canonical_nan(self, v: Self::P) -> Self::P;
-    /// `(floor mod 2³², exact)`: each lane of an already floored pack as a
-    /// wrapping 32-bit cell, and whether every lane had |v| < 2³¹ (only
-    /// then are all lanes right; NaN and ±inf are out of range).
-    fn cells32(self, floored: Self::F) -> (Self::U, bool);
-    /// [`Simd::floor`] of one part.
+    /// Wrapping `v + 1` on every lane of a pack.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn floor_part(self, v: Self::P) -> Self::P {
-        let mut pack = self.splat(0.0);
-        self.set_part(&mut pack, 0, v);
-        self.part(self.floor(pack), 0)
+    fn next_u32(self, mut v: Self::U) -> Self::U {
+        let one = self.splat_u32(1);
+        for k in 0..Self::PARTS {
+            let p = self.add_u32(self.u32_part(v, k), one);
+            self.set_u32_part(&mut v, k, p);
+        }
+        v
+    }
+    /// The smaller of `a` and `b` as unsigned integers, per lane.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn min_u32(self, a: Self::UP, b: Self::UP) -> Self::UP {
+        let (mut a, b) = (u32_lanes_of(self, a), u32_lanes_of(self, b));
+        for (a, b) in a[..part_lanes::<Self>()].iter_mut().zip(b) {
+            *a = (*a).min(b);
+        }
+        u32_part_from(self, a)
+    }
+    /// `t[h >> 31]` per lane: the top bit of `h` picks one of two parts
+    /// (a gradient component's sign, from one bit of a hash moved to the top).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn top2(self, [clear, set]: [Self::P; 2], h: Self::UP) -> Self::P {
+        let (mut c, s, h) = (
+            lanes_of(self, clear),
+            lanes_of(self, set),
+            u32_lanes_of(self, h),
+        );
+        for i in 0..part_lanes::<Self>() {
+            if h[i] >> 31 == 1 {
+                c[i] = s[i];
+            }
+        }
+        part_from(self, c)
+    }
+    /// `t[h >> 29]` per lane: the top 3 bits of a hash pick the entry.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn top8(self, t: &[f32; 8], h: Self::UP) -> Self::P {
+        map_u32_lanes(self, h, |h| t[(h >> 29) as usize])
+    }
+    /// `t[h >> 28]` per lane: the top 4 bits pick the entry.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn top16(self, t: &[f32; 16], h: Self::UP) -> Self::P {
+        map_u32_lanes(self, h, |h| t[(h >> 28) as usize])
+    }
+    /// `h >> 8` as `f32` per lane (0 to 2²⁴ − 1, exact).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn top24(self, h: Self::UP) -> Self::P {
+        map_u32_lanes(self, h, |h| (h >> 8) as f32)
     }
     /// [`Simd::cells32`] of `D` floored parts at once: their cells, or
     /// `None` unless every lane of every part has |v| < 2³¹.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts<const D: usize>(self, floored: &[Self::P; D]) -> Option<[Self::UP; D]> {
-        let mut cells = [self.splat_u32(0); D];
-        let mut exact = true;
-        for (cells, &floored) in cells.iter_mut().zip(floored) {
-            let mut pack = self.splat(0.0);
-            self.set_part(&mut pack, 0, floored);
-            let (c, e) = self.cells32(pack);
-            *cells = self.u32_part(c, 0);
-            exact &= e;
-        }
-        exact.then_some(cells)
+        let mut check = self.cells_check();
+        let cells = self.cells32_parts_checked(floored, &mut check);
+        self.cells_checked(check).then_some(cells)
     }
     /// [`Simd::cells32_parts`] without its branch, for a pack made part by
     /// part: the cells of `D` floored parts by conversion, right in every
     /// lane with |v| < 2³¹ and unspecified in the others, which it records
     /// in `check` (made by [`Simd::cells_check`], folded over any number of
-    /// parts) for [`Simd::cells_checked`].
+    /// parts) for [`Simd::cells_checked`]. A level overrides the three
+    /// together (the check's lanes are its own business).
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn cells32_parts_checked<const D: usize>(
         self,
         floored: &[Self::P; D],
         check: &mut Self::UP,
-    ) -> [Self::UP; D];
+    ) -> [Self::UP; D] {
+        let mut cells = [self.splat_u32(0); D];
+        for (cells, &floored) in cells.iter_mut().zip(floored) {
+            let mut pack = self.splat(0.0);
+            self.set_part(&mut pack, 0, floored);
+            let (c, exact) = self.cells32(pack);
+            *cells = self.u32_part(c, 0);
+            if !exact {
+                *check = self.splat_u32(0);
+            }
+        }
+        cells
+    }
     /// A check no lane has failed yet (what its lanes hold is the backend's
     /// business).
-    fn cells_check(self) -> Self::UP;
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn cells_check(self) -> Self::UP {
+        self.splat_u32(1)
+    }
     /// Whether every lane folded into `check` had |v| < 2³¹: exactly when
     /// [`Simd::cells32_parts`] would have said so of each part.
-    fn cells_checked(self, check: Self::UP) -> bool;
-    /// `src[..LANES]` as cells; panics if `src` is shorter.
-    fn load_u32(self, src: &[u32]) -> Self::U;
-    /// Wrapping `v + 1` on every lane of a pack.
-    fn next_u32(self, v: Self::U) -> Self::U;
-    /// Part `k` (`k < PARTS`) of a pack of cells.
-    fn u32_part(self, v: Self::U, k: usize) -> Self::UP;
-    /// Replaces part `k` of a pack of cells.
-    fn set_u32_part(self, v: &mut Self::U, k: usize, p: Self::UP);
-    fn splat_u32(self, v: u32) -> Self::UP;
-    /// Wrapping `a + b` per lane.
-    fn add_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
-    /// The low 32 bits of `a · b` per lane.
-    fn mul_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
-    fn xor_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
-    /// The smaller of `a` and `b` as unsigned integers, per lane.
-    fn min_u32(self, a: Self::UP, b: Self::UP) -> Self::UP;
-    /// Logical `a >> N` per lane (`0 < N < 32`).
-    fn shr_u32<const N: i32>(self, a: Self::UP) -> Self::UP;
-    /// `t[h >> 31]` per lane: the top bit of `h` picks one of two parts
-    /// (a gradient component's sign, from one bit of a hash moved to the top).
-    fn top2(self, t: [Self::P; 2], h: Self::UP) -> Self::P;
-    /// `t[h >> 29]` per lane: the top 3 bits of a hash pick the entry.
-    fn top8(self, t: &[f32; 8], h: Self::UP) -> Self::P;
-    /// `t[h >> 28]` per lane: the top 4 bits pick the entry.
-    fn top16(self, t: &[f32; 16], h: Self::UP) -> Self::P;
-    /// `h >> 8` as `f32` per lane (0 to 2²⁴ − 1, exact).
-    fn top24(self, h: Self::UP) -> Self::P;
-    /// `h mod 256` as a float (0.0..=255.0), per lane.
-    fn byte_value(self, h: Self::H) -> Self::P;
-    /// `|v|` (clears the sign bit; NaN stays NaN).
-    fn abs(self, v: Self::F) -> Self::F;
-    /// `if a < b { a } else { b }` per lane (`b` when unordered, so a NaN
-    /// in `b` survives).
-    fn min(self, a: Self::F, b: Self::F) -> Self::F;
-    /// `if a > b { a } else { b }` per lane (`b` when unordered).
-    fn max(self, a: Self::F, b: Self::F) -> Self::F;
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn cells_checked(self, check: Self::UP) -> bool {
+        u32_lanes_of(self, check)[..part_lanes::<Self>()]
+            .iter()
+            .all(|&c| c == 1)
+    }
     /// `dst.copy_from_slice(src)`, with non-temporal stores where the backend
     /// has them (large outputs: no read-for-ownership of each cache line).
     /// Call [`Simd::store_fence`] before the data is shared.
@@ -288,11 +383,6 @@ pub trait Simd: Copy {
     /// Orders earlier non-temporal stores before later stores.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn store_fence(self) {}
-    /// Runs `job` in a function of its own, compiled once per job type
-    /// at this level (with its features) and called by every job that
-    /// needs it, so shared kernels (a lattice's evaluation, in its own
-    /// batches and in every fractal octave) are not inlined into each.
-    fn outlined<J: OutlinedJob<Self>>(self, job: J) -> J::Output;
     /// `v`, unchanged, with how it was made hidden from the optimiser (no
     /// instruction), so it cannot rewrite a kernel into a costlier form:
     /// a product's double into a second multiply, or a blend of two
@@ -307,6 +397,66 @@ pub trait Simd: Copy {
     fn opaque_up(self, v: Self::UP) -> Self::UP {
         v
     }
+}
+
+/// Lanes in one part at level `S`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+const fn part_lanes<S: Simd>() -> usize {
+    S::LANES / S::PARTS
+}
+
+/// The lanes of part `p`, in the first [`part_lanes`] entries: how the
+/// helpers' default bodies reach single lanes (through part 0 of a pack).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn lanes_of<S: Simd>(s: S, p: S::P) -> [f32; MAX_LANES] {
+    let mut pack = s.splat(0.0);
+    s.set_part(&mut pack, 0, p);
+    let mut lanes = [0.0f32; MAX_LANES];
+    s.store(pack, &mut lanes[..S::LANES]);
+    lanes
+}
+
+/// The part whose lanes are the first [`part_lanes`] entries of `lanes`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn part_from<S: Simd>(s: S, lanes: [f32; MAX_LANES]) -> S::P {
+    s.part(s.load(&lanes[..S::LANES]), 0)
+}
+
+/// `f` on every lane of `p`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn map_lanes<S: Simd>(s: S, p: S::P, f: impl Fn(f32) -> f32) -> S::P {
+    let mut lanes = lanes_of(s, p);
+    for lane in &mut lanes[..part_lanes::<S>()] {
+        *lane = f(*lane);
+    }
+    part_from(s, lanes)
+}
+
+/// `f` on every lane of `h`, into float lanes.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn map_u32_lanes<S: Simd>(s: S, h: S::UP, f: impl Fn(u32) -> f32) -> S::P {
+    let h = u32_lanes_of(s, h);
+    let mut lanes = [0.0f32; MAX_LANES];
+    for (lane, &h) in lanes[..part_lanes::<S>()].iter_mut().zip(&h) {
+        *lane = f(h);
+    }
+    part_from(s, lanes)
+}
+
+/// [`lanes_of`] for 32-bit lanes.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn u32_lanes_of<S: Simd>(s: S, p: S::UP) -> [u32; MAX_LANES] {
+    let mut lanes = [0u32; MAX_LANES];
+    let mut pack = s.load_u32(&lanes[..S::LANES]);
+    s.set_u32_part(&mut pack, 0, p);
+    s.store_u32(pack, &mut lanes[..S::LANES]);
+    lanes
+}
+
+/// [`part_from`] for 32-bit lanes.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn u32_part_from<S: Simd>(s: S, lanes: [u32; MAX_LANES]) -> S::UP {
+    s.u32_part(s.load_u32(&lanes[..S::LANES]), 0)
 }
 
 /// A piece of a kernel run through [`Simd::outlined`] at level `S`.

@@ -193,13 +193,11 @@ impl<K: Corners + fmt::Debug> Lattice<K> {
     }
 }
 
-/// Stage 1 of a pack for `lattice`. The quintic fade without a period (the
-/// default fade, in the permutation mode and for derivatives) has an arm of
-/// its own, with the fade a constant: passed as a run-time value, the
-/// optimiser if-converted the choice into computing every fade for every
-/// point (20% more instructions per `fill3` when `fill3` came here). The
-/// other fades and every periodic stage 1 share one arm each, so that
-/// stage 1 is compiled three times per pack type, not eight.
+/// Stage 1 of a pack for `lattice`, in a function of its own
+/// ([`Stage1Axes`]): one copy per level, pack type, hash mode and dimension,
+/// shared by both corner kinds and by values and derivatives (inlined into
+/// each, stage 1 was most of the derivative packs' machine code). The axes
+/// go to stage 2 through memory either way (it takes them by reference).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn stage1_axes<
     K: Corners + fmt::Debug,
@@ -213,10 +211,43 @@ fn stage1_axes<
     c: &C,
     period_scale: u64,
 ) -> [crate::kernel::Axis<S, H>; D] {
-    match (lattice.scaled_periods(period_scale), lattice.fade) {
-        (None, Fade::Quintic) => c.axes::<H>(s, None, Fade::Quintic, false),
-        (None, fade) => c.axes::<H>(s, None, fade, false),
-        (Some(p), fade) => c.axes::<H>(s, Some(&p), fade, false),
+    s.outlined(Stage1Axes::<S, C, H, D> {
+        c,
+        periods: lattice.scaled_periods(period_scale),
+        fade: lattice.fade,
+        _mode: std::marker::PhantomData,
+        _simd: std::marker::PhantomData,
+    })
+}
+
+/// [`stage1_axes`]' job. The quintic fade without a period (the default
+/// fade, in the permutation mode and for derivatives) has an arm of its own,
+/// with the fade a constant: passed as a run-time value, the optimiser
+/// if-converted the choice into computing every fade for every point (20%
+/// more instructions per `fill3` when `fill3` came here). The other fades
+/// and every periodic stage 1 share one arm each, so that stage 1 is
+/// compiled three times per job, not eight.
+struct Stage1Axes<'a, S, C, H, const D: usize> {
+    c: &'a C,
+    periods: Option<[u64; 4]>,
+    fade: Fade,
+    _mode: std::marker::PhantomData<H>,
+    _simd: std::marker::PhantomData<S>,
+}
+
+impl<S: Simd, C: PointPack<S, D>, H: HashModeKernel, const D: usize> OutlinedJob<S>
+    for Stage1Axes<'_, S, C, H, D>
+{
+    type Output = [crate::kernel::Axis<S, H>; D];
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run(self, s: S) -> Self::Output {
+        let c = self.c;
+        match (self.periods, self.fade) {
+            (None, Fade::Quintic) => c.axes::<H>(s, None, Fade::Quintic, false),
+            (None, fade) => c.axes::<H>(s, None, fade, false),
+            (Some(p), fade) => c.axes::<H>(s, Some(&p), fade, false),
+        }
     }
 }
 

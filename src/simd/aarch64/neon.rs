@@ -389,10 +389,12 @@ impl Simd for Neon {
         }))
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next_u32(self, v: U32x16) -> U32x16 {
-        let v = v.0;
-        // SAFETY: the token proves NEON.
-        U32x16(each_vector!(|k| unsafe { vaddq_u32(v[k], vdupq_n_u32(1)) }))
+    fn store_u32(self, v: U32x16, dst: &mut [u32]) {
+        let dst = &mut dst[..16];
+        for (k, d) in dst.chunks_exact_mut(4).enumerate() {
+            // SAFETY: the token proves NEON; `d` is 4 lanes.
+            unsafe { vst1q_u32(d.as_mut_ptr(), v.0[k]) }
+        }
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x16, k: usize) -> U32x4 {

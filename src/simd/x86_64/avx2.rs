@@ -469,14 +469,6 @@ impl Simd for Avx2 {
         }))
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next_u32(self, v: U32x32) -> U32x32 {
-        let v = v.0;
-        // SAFETY: the token proves AVX2.
-        U32x32(each_vector!(|k| unsafe {
-            _mm256_add_epi32(v[k], _mm256_set1_epi32(1))
-        }))
-    }
-    #[cfg_attr(not(debug_assertions), inline(always))]
     fn opaque_p(self, v: F32x8) -> F32x8 {
         // SAFETY: the token proves AVX2.
         F32x8(unsafe { _mm256_castsi256_ps(opaque256(_mm256_castps_si256(v.0))) })
@@ -485,6 +477,14 @@ impl Simd for Avx2 {
     fn opaque_up(self, v: U32x8) -> U32x8 {
         // SAFETY: the token proves AVX2.
         U32x8(unsafe { opaque256(v.0) })
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_u32(self, v: U32x32, dst: &mut [u32]) {
+        let dst = &mut dst[..32];
+        for (k, d) in dst.chunks_exact_mut(8).enumerate() {
+            // SAFETY: the token proves AVX2; `d` is 8 lanes.
+            unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v.0[k]) }
+        }
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x32, k: usize) -> U32x8 {

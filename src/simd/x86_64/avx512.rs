@@ -387,12 +387,12 @@ impl Simd for Avx512 {
         }))
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next_u32(self, v: U32x64) -> U32x64 {
-        let v = v.0;
-        // SAFETY: the token proves AVX-512F.
-        U32x64(each_vector!(|k| unsafe {
-            _mm512_add_epi32(v[k], _mm512_set1_epi32(1))
-        }))
+    fn store_u32(self, v: U32x64, dst: &mut [u32]) {
+        let dst = &mut dst[..64];
+        for (k, d) in dst.chunks_exact_mut(16).enumerate() {
+            // SAFETY: the token proves AVX-512F; `d` is 16 lanes.
+            unsafe { _mm512_storeu_si512(d.as_mut_ptr().cast(), v.0[k]) }
+        }
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x64, k: usize) -> U32x16 {
