@@ -6,7 +6,8 @@
 //! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 3
 //! ```
 //!
-//! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `noise3` (one
+//! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `grad3` (values and
+//! derivatives), `noise3` (one
 //! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1); six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
 //! `ridged-grid2`, `fbm-wide2` (16384 × 2 at 1/128), `fbm-column2` (2 × 16384), `fbm-square2` (256 × 128),
@@ -60,6 +61,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for _ in 0..repeats {
                 perlin.fill([&w[0], &w[1], &w[2], &w[3]], &mut out)?;
                 std::hint::black_box(&mut out);
+            }
+            POINTS
+        }
+        "grad3" => {
+            // Values and derivatives (`fill_grad`).
+            let mut out = vec![0.0f32; POINTS];
+            let (mut dx, mut dy, mut dz) = (out.clone(), out.clone(), out.clone());
+            for _ in 0..repeats {
+                perlin.fill_grad([xs, ys, zs], &mut out, [&mut dx, &mut dy, &mut dz])?;
+                std::hint::black_box((&mut out, &mut dx, &mut dy, &mut dz));
             }
             POINTS
         }
