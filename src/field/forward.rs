@@ -28,8 +28,9 @@ pub(crate) use forward_settings;
 /// for a newtype `$ty($inner)` by forwarding to the inner field.
 ///
 /// `compiled` (for a concrete `$ty`, one of the crate's lattice sources)
-/// also compiles, in this crate, the kernels of the fractals over `$ty`
-/// ([`Field::run_fractal`](super::Field::run_fractal)).
+/// also runs the fractals over `$ty` by kernels compiled in this crate
+/// ([`Field::run_fractal`](super::Field::run_fractal)), once for both
+/// lattice kinds: over [`AnyLattice`](crate::sources::lattice::AnyLattice).
 macro_rules! forward_field {
     (impl[] $ty:ty, $inner:ty, compiled) => {
         crate::field::forward_field!(impl[] $ty, $inner, {
@@ -37,7 +38,7 @@ macro_rules! forward_field {
                 f: &crate::sources::fractal::Fractal<Self>,
                 req: crate::field::Request<'_>,
             ) -> Result<(), crate::Error> {
-                crate::field::run(f, req)
+                crate::field::run(&f.over(crate::sources::lattice::AnyLattice::from(f.source_field())), req)
             }
         });
     };
@@ -130,7 +131,7 @@ macro_rules! forward_grad_field {
                 f: &crate::sources::fractal::Fractal<Self>,
                 req: crate::field::GradRequest<'_>,
             ) -> Result<(), crate::Error> {
-                crate::field::run_grad(f, req)
+                crate::field::run_grad(&f.over(crate::sources::lattice::AnyLattice::from(f.source_field())), req)
             }
         });
     };

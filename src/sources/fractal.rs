@@ -135,6 +135,22 @@ pub struct Fractal<N> {
 }
 
 impl<N: Source> Fractal<N> {
+    /// The source's own field (what [`Fractal::over`] is given).
+    pub(crate) fn source_field(&self) -> &N {
+        &self.source
+    }
+
+    /// The same fractal (shape, level, settings, tables) over `source`.
+    pub(crate) fn over<M: Source>(&self, source: M) -> Fractal<M> {
+        Fractal {
+            source,
+            shape: self.shape,
+            level: self.level,
+            settings: self.settings,
+            derived: self.derived.clone(),
+        }
+    }
+
     fn new(source: N, shape: Shape) -> Fractal<N> {
         let level = source.run_level();
         let mut f = Fractal {

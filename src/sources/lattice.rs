@@ -4,9 +4,9 @@
 
 use crate::field::{Field, GradField, GridAxis, Input, PointPack, inputs_cut, inputs_pack};
 use crate::kernel::{
-    AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, HashModeKernel,
-    HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors,
-    PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, noise_parts,
+    AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, GradientCorners,
+    HashModeKernel, HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory,
+    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, noise_parts,
     remake_lanes_out_of_range, stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
@@ -248,6 +248,133 @@ impl<S: Simd, C: PointPack<S, D>, H: HashModeKernel, const D: usize> OutlinedJob
             (None, fade) => c.axes::<H>(s, None, fade, false),
             (Some(p), fade) => c.axes::<H>(s, Some(&p), fade, false),
         }
+    }
+}
+
+/// A lattice of either corner kind, the kind chosen at run time: what the
+/// fractals over `Perlin` and `Value` run on ([`Field::run_fractal`]), so
+/// their drivers are compiled once in this crate for both kinds (the two
+/// copies were a quarter of the library's machine code). Each pack still
+/// runs its own kind's outlined kernel.
+#[derive(Clone, Debug)]
+pub(crate) enum AnyLattice {
+    Gradient(Lattice<GradientCorners>),
+    Value(Lattice<ValueCorners>),
+}
+
+impl From<&crate::Perlin> for AnyLattice {
+    fn from(p: &crate::Perlin) -> AnyLattice {
+        AnyLattice::Gradient(p.0.clone())
+    }
+}
+
+impl From<&crate::Value> for AnyLattice {
+    fn from(v: &crate::Value) -> AnyLattice {
+        AnyLattice::Value(v.0.clone())
+    }
+}
+
+/// `$e` with `$l` bound to the lattice inside `$any`, whichever its kind.
+macro_rules! each_kind {
+    ($any:expr, $l:ident => $e:expr) => {
+        match $any {
+            AnyLattice::Gradient($l) => $e,
+            AnyLattice::Value($l) => $e,
+        }
+    };
+}
+
+impl Field for AnyLattice {
+    type Ready<'a, S: Simd>
+        = LatticeReady<'a, S>
+    where
+        Self: 'a;
+    type Plan = LatticePlan;
+    type Core = Self;
+
+    fn core(&self) -> &Self {
+        self
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn ready<S: Simd>(&self, s: S) -> LatticeReady<'_, S> {
+        each_kind!(self, l => l.ready(s))
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval<S: Simd, C: PointPack<S, D>, const D: usize>(
+        &self,
+        r: &LatticeReady<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> S::F
+    where
+        Noise: Dims<D>,
+    {
+        each_kind!(self, l => l.eval(r, s, c, period_scale))
+    }
+
+    fn run_level(&self) -> Level {
+        each_kind!(self, l => l.run_level())
+    }
+
+    fn set_level(&mut self, level: Level) {
+        each_kind!(self, l => l.set_level(level))
+    }
+
+    fn validate(&self) -> Result<(), Error> {
+        each_kind!(self, l => l.validate())
+    }
+
+    fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        each_kind!(self, l => l.output_bounds(dimension))
+    }
+
+    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
+        each_kind!(self, l => l.periods(scale))
+    }
+
+    fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> LatticePlan
+    where
+        Noise: Dims<D>,
+    {
+        each_kind!(self, l => l.plan(axes, period_scale))
+    }
+
+    fn fill_rows<const D: usize>(
+        &self,
+        plan: &LatticePlan,
+        axes: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        streaming: bool,
+    ) where
+        Noise: Dims<D>,
+    {
+        each_kind!(self, l => l.fill_rows(plan, axes, first_row, out, streaming))
+    }
+}
+
+impl GradField for AnyLattice {
+    type GradCore = Self;
+
+    fn grad_core(&self) -> &Self {
+        self
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad<S: Simd, C: PointPack<S, D>, const D: usize>(
+        &self,
+        r: &LatticeReady<'_, S>,
+        s: S,
+        c: &C,
+        period_scale: u64,
+    ) -> (S::F, [S::F; D])
+    where
+        Noise: Dims<D>,
+    {
+        each_kind!(self, l => l.eval_grad(r, s, c, period_scale))
     }
 }
 
