@@ -126,8 +126,8 @@ pub(crate) use pack_lanes;
 /// streaming stores, optimiser hints) have default bodies written on the
 /// core, lane by lane where they must be ([`scalar`] runs them all, and
 /// they define what an override must return); a level overrides a helper
-/// only where its instructions were measured to pay (each override says
-/// so, `docs/design.md` has the figures).
+/// only where its instructions were measured to pay (`docs/design.md` has
+/// the figures).
 pub trait Simd: Copy {
     // ---- The core: every level implements these. ----
     /// The level this backend runs.

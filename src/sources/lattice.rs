@@ -215,8 +215,7 @@ fn stage1_axes<
         c,
         periods: lattice.scaled_periods(period_scale),
         fade: lattice.fade,
-        _mode: std::marker::PhantomData,
-        _simd: std::marker::PhantomData,
+        _types: std::marker::PhantomData,
     })
 }
 
@@ -231,8 +230,8 @@ struct Stage1Axes<'a, S, C, H, const D: usize> {
     c: &'a C,
     periods: Option<[u64; 4]>,
     fade: Fade,
-    _mode: std::marker::PhantomData<H>,
-    _simd: std::marker::PhantomData<S>,
+    /// The level and hash mode the axes are made for.
+    _types: std::marker::PhantomData<(S, H)>,
 }
 
 impl<S: Simd, C: PointPack<S, D>, H: HashModeKernel, const D: usize> OutlinedJob<S>

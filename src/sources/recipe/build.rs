@@ -20,10 +20,11 @@ const WARP_AXES: u64 = 4;
 /// A built node and its cost: lattice evaluations per sample. Every node is
 /// boxed, lattices too: a fractal over a lattice is `Fractal<DynSource>`,
 /// one virtual call per pack and octave into the lattice's own kernel.
-/// Kept as `Fractal<Perlin>` and `Fractal<Value>`, the library compiled
-/// every fractal job twice more (2.4 MB of its 8.4 MB of machine code) for
-/// no measurable speed (CLI `render` of fBm, 4096² and 16777216×2, and
-/// `bench --source fbm`: the same times within 1–2%).
+/// Boxed as `Fbm<Perlin>`, `Fbm<Value>`, the library compiled their boxed
+/// per-pack jobs (values and derivatives, every level) once more per
+/// lattice type (11 of its 189 CPU-seconds of build), for no measurable
+/// speed (CLI `render` of fBm, 4096² and 16777216×2, and `bench --source
+/// fbm`: the same times within 1–2%).
 pub(super) struct Built {
     node: DynSource,
     pub(super) cost: u64,
