@@ -38,7 +38,7 @@ macro_rules! forward_field {
                 f: &crate::sources::fractal::Fractal<Self>,
                 req: crate::field::Request<'_>,
             ) -> Result<(), crate::Error> {
-                crate::field::run(&f.over(crate::sources::lattice::AnyLattice::from(f.source_field())), req)
+                crate::field::run(&f.over_any_lattice(), req)
             }
         });
     };
@@ -131,7 +131,7 @@ macro_rules! forward_grad_field {
                 f: &crate::sources::fractal::Fractal<Self>,
                 req: crate::field::GradRequest<'_>,
             ) -> Result<(), crate::Error> {
-                crate::field::run_grad(&f.over(crate::sources::lattice::AnyLattice::from(f.source_field())), req)
+                crate::field::run_grad(&f.over_any_lattice(), req)
             }
         });
     };

@@ -135,15 +135,15 @@ pub struct Fractal<N> {
 }
 
 impl<N: Source> Fractal<N> {
-    /// The source's own field (what [`Fractal::over`] is given).
-    pub(crate) fn source_field(&self) -> &N {
-        &self.source
-    }
-
-    /// The same fractal (shape, level, settings, tables) over `source`.
-    pub(crate) fn over<M: Source>(&self, source: M) -> Fractal<M> {
+    /// The same fractal (shape, level, settings, tables) over its lattice
+    /// as an [`AnyLattice`](crate::sources::lattice::AnyLattice): what the
+    /// crate's lattices run their fractals on.
+    pub(crate) fn over_any_lattice(&self) -> Fractal<crate::sources::lattice::AnyLattice>
+    where
+        for<'a> crate::sources::lattice::AnyLattice: From<&'a N>,
+    {
         Fractal {
-            source,
+            source: (&self.source).into(),
             shape: self.shape,
             level: self.level,
             settings: self.settings,
