@@ -436,19 +436,23 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     ) where
         Noise: Dims<D>,
     {
-        // The kind of pack chosen once, each with its own loop. The default
-        // lattice's pack at `f32` points is inlined in its loop (its call
-        // and the pack's values passed through memory cost about 2
-        // instructions per point): without a period it reads each part's
-        // coordinates from the inputs and stores its result into `out`
-        // where they are used, and the cells' range is checked once for
-        // the whole loop. Others (`f64` points among them) call the shared
-        // pack, the one copy of their kernel at this level. (Each arm is
-        // compiled only where it can run: `f32_slices` is a constant of `T`.)
+        // The default lattice's pack at `f32` points is inlined in a loop of
+        // its own (its call and the pack's values passed through memory cost
+        // about 2 instructions per point at `Avx2`, and a periodic pack's
+        // cell setup 7 more): it reads each part's coordinates from the
+        // inputs and stores its result into `out` where they are used;
+        // without a period the cells' range is checked once for the whole
+        // loop. Everything else (`f64` points, other fades, the permutation
+        // mode, and every pack of the one-part levels, `Scalar` and
+        // `Portable`, where the fused loop measured 3-9% faster but cost
+        // 5.5 CPU-seconds of every build) calls the shared pack, the one
+        // copy of its kernel at this level. (The fused arms are compiled
+        // only where they can run: `f32_slices` is a constant of `T` and
+        // `PARTS` of `S`.)
         let n = S::LANES;
         let inputs = inputs_cut(inputs, out.len());
-        if let (LatticeReady::Coordinates(lanes, key), Fade::Quintic, Some(f32_inputs)) =
-            (r, self.fade, T::f32_slices(&inputs))
+        if let (true, LatticeReady::Coordinates(lanes, key), Fade::Quintic, Some(f32_inputs)) =
+            (S::PARTS > 1, r, self.fade, T::f32_slices(&inputs))
         {
             match self.scaled_periods(period_scale) {
                 None => {
@@ -753,7 +757,10 @@ where
 }
 
 /// [`quintic_periodic`] by whole-pack stage 1 ([`PointPack::axes`]): every
-/// period, every lane.
+/// period, every lane. The rare packs that come here (a lane far from the
+/// origin, NaN, ±inf) share the outlined stage 1 and stage 2 of the other
+/// fades (the same operations, so the same bits) rather than a copy of
+/// their own.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn periodic_by_axes<K: Corners + fmt::Debug, S: Simd, C: PointPack<S, D>, const D: usize>(
     key: &S::UP,
@@ -765,8 +772,13 @@ where
     Noise: Dims<D>,
 {
     type H = CoordinatesMode;
-    let axes = c.axes::<H>(s, Some(p), Fade::Quintic, true);
-    stage2::<S, K, H, true, false, D>(s, key, &axes)
+    let axes = s.outlined(Stage1Axes::<S, C, H, D> {
+        c,
+        periods: Some(*p),
+        fade: Fade::Quintic,
+        _types: std::marker::PhantomData,
+    });
+    stage2::<S, K, H, false, false, D>(s, key, &axes)
 }
 
 /// [`LatticePack`] with derivatives.
