@@ -34,6 +34,13 @@ pub(crate) use forward_settings;
 macro_rules! forward_field {
     (impl[] $ty:ty, $inner:ty, compiled) => {
         crate::field::forward_field!(impl[] $ty, $inner, {
+            // Through `AnyLattice` (a copy of the settings; an `Arc` for a
+            // permutation table): its drivers serve `Perlin`, `Value` and
+            // the fractals over them, one copy compiled in this crate for
+            // both corner kinds.
+            fn run(&self, req: crate::field::Request<'_>) -> Result<(), crate::Error> {
+                crate::field::run(&crate::sources::lattice::AnyLattice::from(self), req)
+            }
             fn run_fractal(
                 f: &crate::sources::fractal::Fractal<Self>,
                 req: crate::field::Request<'_>,
@@ -43,7 +50,13 @@ macro_rules! forward_field {
         });
     };
     (impl[$($g:tt)*] $ty:ty, $inner:ty) => {
-        crate::field::forward_field!(impl[$($g)*] $ty, $inner, {});
+        crate::field::forward_field!(impl[$($g)*] $ty, $inner, {
+            // Written out (not the trait's default) so that a concrete
+            // `$ty` runs a copy compiled in this crate.
+            fn run(&self, req: crate::field::Request<'_>) -> Result<(), crate::Error> {
+                self.0.run(req)
+            }
+        });
     };
     (impl[$($g:tt)*] $ty:ty, $inner:ty, { $($extra:tt)* }) => {
         impl<$($g)*> crate::field::Field for $ty {
@@ -111,11 +124,6 @@ macro_rules! forward_field {
             {
                 self.0.fill_rows(plan, axes, first_row, out, streaming)
             }
-            // Written out (not the trait's default) so that a concrete
-            // `$ty` runs a copy compiled in this crate.
-            fn run(&self, req: crate::field::Request<'_>) -> Result<(), crate::Error> {
-                self.0.run(req)
-            }
             $($extra)*
         }
     };
@@ -127,6 +135,9 @@ pub(crate) use forward_field;
 macro_rules! forward_grad_field {
     (impl[] $ty:ty, compiled) => {
         crate::field::forward_grad_field!(impl[] $ty, {
+            fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), crate::Error> {
+                crate::field::run_grad(&crate::sources::lattice::AnyLattice::from(self), req)
+            }
             fn run_fractal_grad(
                 f: &crate::sources::fractal::Fractal<Self>,
                 req: crate::field::GradRequest<'_>,
@@ -136,7 +147,11 @@ macro_rules! forward_grad_field {
         });
     };
     (impl[$($g:tt)*] $ty:ty) => {
-        crate::field::forward_grad_field!(impl[$($g)*] $ty, {});
+        crate::field::forward_grad_field!(impl[$($g)*] $ty, {
+            fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), crate::Error> {
+                self.0.run_grad(req)
+            }
+        });
     };
     (impl[$($g:tt)*] $ty:ty, { $($extra:tt)* }) => {
         impl<$($g)*> crate::field::GradField for $ty {
@@ -158,9 +173,6 @@ macro_rules! forward_grad_field {
                 crate::kernel::Noise: crate::kernel::Dims<D>,
             {
                 self.0.eval_grad(r, s, c, period_scale)
-            }
-            fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), crate::Error> {
-                self.0.run_grad(req)
             }
             fn validate_grad(&self) -> Result<(), crate::Error> {
                 self.0.validate_grad()

@@ -314,6 +314,20 @@ impl Field for AnyLattice {
         each_kind!(self, l => l.eval(r, s, c, period_scale))
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn fill_packs<S: Simd, T: Input, const D: usize>(
+        &self,
+        r: &LatticeReady<'_, S>,
+        s: S,
+        inputs: &[&[T]; D],
+        out: &mut [f32],
+        period_scale: u64,
+    ) where
+        Noise: Dims<D>,
+    {
+        each_kind!(self, l => l.fill_packs(r, s, inputs, out, period_scale))
+    }
+
     fn run_level(&self) -> Level {
         each_kind!(self, l => l.run_level())
     }
