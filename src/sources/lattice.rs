@@ -463,21 +463,19 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     {
         // The default lattice's pack at `f32` points is inlined in a loop of
         // its own (its call and the pack's values passed through memory cost
-        // about 2 instructions per point at `Avx2`, and a periodic pack's
-        // cell setup 7 more): it reads each part's coordinates from the
-        // inputs and stores its result into `out` where they are used;
+        // about 2 instructions per point at `Avx2`, a periodic pack's cell
+        // setup 7 more; at `Scalar` the call per point cost 40% of its
+        // speed, at `Portable` 12%): it reads each part's coordinates from
+        // the inputs and stores its result into `out` where they are used;
         // without a period the cells' range is checked once for the whole
         // loop. Everything else (`f64` points, other fades, the permutation
-        // mode, and every pack of the one-part levels, `Scalar` and
-        // `Portable`, where the fused loop measured 3-11% faster but cost
-        // 5.5 CPU-seconds of every build) calls the shared pack, the one
-        // copy of its kernel at this level. (The fused arms are compiled
-        // only where they can run: `f32_slices` is a constant of `T` and
-        // `PARTS` of `S`.)
+        // mode) calls the shared pack, the one copy of its kernel at this
+        // level. (The fused arms are compiled only where they can run:
+        // `f32_slices` is a constant of `T`.)
         let n = S::LANES;
         let inputs = inputs_cut(inputs, out.len());
-        if let (true, LatticeReady::Coordinates(lanes, key), Fade::Quintic, Some(f32_inputs)) =
-            (S::PARTS > 1, r, self.fade, T::f32_slices(&inputs))
+        if let (LatticeReady::Coordinates(lanes, key), Fade::Quintic, Some(f32_inputs)) =
+            (r, self.fade, T::f32_slices(&inputs))
         {
             match self.scaled_periods(period_scale) {
                 None => {
