@@ -17,6 +17,9 @@ pub struct Dual<S: Simd, const D: usize> {
 /// from the corner with hash `h` (the gradient or height the hash mode `H`
 /// picks), and (for derivatives) that value's slope.
 pub trait Corners: Copy + Send + Sync + 'static {
+    /// Whether the corner value depends on the offset (gradients: yes;
+    /// heights: no).
+    const SLOPED: bool;
     fn corner<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
         h: H::Part<S>,
@@ -46,6 +49,7 @@ pub trait Corners: Copy + Send + Sync + 'static {
 pub struct GradientCorners;
 
 impl Corners for GradientCorners {
+    const SLOPED: bool = true;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn corner<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,
@@ -94,6 +98,7 @@ impl Corners for GradientCorners {
 pub struct ValueCorners;
 
 impl Corners for ValueCorners {
+    const SLOPED: bool = false;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn corner<S: Simd, H: HashModeKernel, const D: usize>(
         s: S,

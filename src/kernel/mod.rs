@@ -43,6 +43,7 @@
 //! the trait, each mode, their gradient tables and periodic cells).
 
 mod axis;
+mod bands;
 mod corners;
 mod grid_rows;
 mod hash;
@@ -64,6 +65,7 @@ pub(crate) use hash::{
 pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_out_of_range};
 use period::lattice_mod;
 pub(crate) use period::{centre_in_period, centre_pack_in_period, stage1};
+pub(crate) use bands::{BandAxis, FillRowsByBands, MAX_BAND_STEP};
 pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, PlanAxes, RowAxis};
 pub use stage2::{Dims, Noise};
 pub(crate) use stage2::{stage2, stage2_grad};

@@ -27,7 +27,7 @@
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
 use super::{
-    AxisSamples, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode, store_pack,
+    AxisSamples, BandAxis, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode, store_pack,
 };
 use crate::Fade;
 use crate::fade::faded;
@@ -229,10 +229,11 @@ pub(crate) struct PlanAxes<'a> {
     pub(crate) periods: &'a [u64],
     pub(crate) fade: Fade,
     pub(crate) by_cells: bool,
+    pub(crate) by_bands: bool,
 }
 
 impl Job for PlanAxes<'_> {
-    type Output = (Vec<AxisSamples>, Option<RowAxis>);
+    type Output = (Vec<AxisSamples>, Option<RowAxis>, Option<BandAxis>);
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, _: S) -> Self::Output {
@@ -242,13 +243,17 @@ impl Job for PlanAxes<'_> {
         for (coords, &period) in self.coords.iter().zip(self.periods) {
             samples.push(AxisSamples::new(coords, period));
         }
+        if self.by_bands {
+            let bands = BandAxis::new(&samples, self.fade, S::LANES / S::PARTS);
+            return (samples, None, Some(bands));
+        }
         let narrow_parts = S::LANES / S::PARTS <= NARROW_GRANULE;
         let row = if self.by_cells {
             RowAxis::new(&mut samples, self.fade, narrow_parts)
         } else {
             None
         };
-        (samples, row)
+        (samples, row, None)
     }
 }
 

@@ -213,6 +213,21 @@ pub trait Simd: Copy {
     fn load_part(self, src: &[f32], k: usize) -> Self::P {
         self.part(self.load(src), k)
     }
+    /// One part from `src[..LANES / PARTS]`; panics if `src` is shorter.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn load_one(self, src: &[f32]) -> Self::P {
+        let n = part_lanes::<Self>();
+        let mut lanes = [0.0f32; MAX_LANES];
+        lanes[..n].copy_from_slice(&src[..n]);
+        part_from(self, lanes)
+    }
+    /// Stores one part into `dst[..LANES / PARTS]`; panics if `dst` is
+    /// shorter.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_one(self, p: Self::P, dst: &mut [f32]) {
+        let n = part_lanes::<Self>();
+        dst[..n].copy_from_slice(&lanes_of(self, p)[..n]);
+    }
     /// Stores part `k` of a pack into its lanes of `dst[..LANES]` (the
     /// other lanes are left as they are); panics if `dst` is shorter.
     #[cfg_attr(not(debug_assertions), inline(always))]

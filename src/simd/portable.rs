@@ -43,6 +43,14 @@ impl Simd for Portable {
         i32x4::splat(v)
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn load_one(self, src: &[f32]) -> f32x4 {
+        self.load(src)
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_one(self, v: f32x4, dst: &mut [f32]) {
+        self.store(v, dst);
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load(self, src: &[f32]) -> f32x4 {
         let a: [f32; 4] = src[..4].try_into().unwrap();
         f32x4::new(a)

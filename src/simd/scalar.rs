@@ -35,6 +35,14 @@ impl Simd for Scalar {
         v
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn load_one(self, src: &[f32]) -> f32 {
+        src[0]
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_one(self, v: f32, dst: &mut [f32]) {
+        dst[0] = v;
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load(self, src: &[f32]) -> f32 {
         src[0]
     }

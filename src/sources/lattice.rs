@@ -6,7 +6,7 @@ use crate::field::{Field, GradField, GridAxis, Input, PointPack, inputs_cut, inp
 use crate::kernel::{
     AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, GradientCorners,
     HashModeKernel, HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory,
-    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, noise_parts,
+    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, BandAxis, FillRowsByBands, MAX_BAND_STEP, ValueCorners, noise_parts,
     remake_lanes_out_of_range, stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
@@ -407,6 +407,7 @@ impl GradField for AnyLattice {
 pub struct LatticePlan {
     samples: Vec<AxisSamples>,
     row: Option<RowAxis>,
+    bands: Option<BandAxis>,
 }
 
 impl<K: Corners + fmt::Debug> Field for Lattice<K> {
@@ -560,14 +561,21 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
         // Rows by cells read x through the row axis alone, which takes x's
         // samples (a fractal holds one plan per octave for the whole fill).
         let by_cells = axes[0].step.abs() <= MAX_COEFFICIENT_STEP[D - 1];
+        let band_step = MAX_BAND_STEP[D - 1];
+        let by_bands = (D == 2 || D == 3) && axes[..2].iter().all(|a| a.step.abs() <= band_step);
         let plan = PlanAxes {
             coords: &coords,
             periods: &periods[..D],
             fade: self.fade,
             by_cells,
+            by_bands,
         };
-        let (samples, row) = dispatch(self.level, plan);
-        LatticePlan { samples, row }
+        let (samples, row, bands) = dispatch(self.level, plan);
+        LatticePlan {
+            samples,
+            row,
+            bands,
+        }
     }
 
     fn fill_rows<const D: usize>(
@@ -582,6 +590,33 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     {
         let axes: [&AxisSamples; D] = std::array::from_fn(|a| &plan.samples[a]);
         let (hash_mode, fade) = (self.hash_mode.kernel(), self.fade);
+        if let Some(x) = &plan.bands {
+            match D {
+                2 => dispatch(
+                    self.level,
+                    FillRowsByBands::<K, 2> {
+                        hash_mode,
+                        _corners: self.corners,
+                        axes: [axes[0], axes[1]],
+                        x,
+                        first_row,
+                        out,
+                    },
+                ),
+                _ => dispatch(
+                    self.level,
+                    FillRowsByBands::<K, 3> {
+                        hash_mode,
+                        _corners: self.corners,
+                        axes: [axes[0], axes[1], axes[2]],
+                        x,
+                        first_row,
+                        out,
+                    },
+                ),
+            }
+            return;
+        }
         match &plan.row {
             Some(x) => dispatch(
                 self.level,

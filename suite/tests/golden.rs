@@ -81,7 +81,12 @@ fn fingerprints<S: Differentiable + Clone>(src: &S) -> Vec<(&'static str, u64)> 
     let z64: Vec<f64> = zs.iter().map(|&c| f64::from(c)).collect();
     src.fill_f64([&wide, &y64, &z64], &mut out).unwrap();
     f.push(("fill3_f64", fnv(&out)));
-    // Grids: fine steps (rows by cells) and coarse ones (point path).
+    // Grids: fine steps (rows by bands in 2D, by cells in 1D, 3D and 4D:
+    // this 3D grid's y step is over ¼) and coarse ones (point path). The
+    // `grid_fine` fingerprints were pinned again when 2D grids moved to
+    // bands (issue 39): another order of operations, within the bound of
+    // `fill_f64` that `grid.rs` tests; every other fingerprint is as
+    // computed at 7f08b49.
     for (name, step) in [("grid_fine", 0.02), ("grid_coarse", 1.3)] {
         let g1 = Grid1::new([-7.25], [step], [300]);
         let mut o = vec![0.0f32; 300];
@@ -170,7 +175,7 @@ const PERMUTED_PERLIN_0: [(&str, u64); 9] = [
     ("fill3", 0xab7ddf046ffdefcf),
     ("fill4", 0xb5401e9536d2c342),
     ("fill3_f64", 0xff6c989fe0a6d376),
-    ("grid_fine", 0x7ecbb2c0e9f047c0),
+    ("grid_fine", 0x52d3c4674bec6671),
     ("grid_coarse", 0xb254f572189fa600),
     ("fill3_grad", 0xc62f8ce5a2f913cc),
 ];
@@ -181,7 +186,7 @@ const PERMUTED_PERLIN_42: [(&str, u64); 9] = [
     ("fill3", 0xdb6ae38b86422288),
     ("fill4", 0x683591ef3c876280),
     ("fill3_f64", 0xb3a97df108a87df6),
-    ("grid_fine", 0x8e07cb3ef539a6eb),
+    ("grid_fine", 0xea0f1227b7626329),
     ("grid_coarse", 0x3f3f93978e62f658),
     ("fill3_grad", 0x9b1bef650e6ff4ea),
 ];
@@ -192,7 +197,7 @@ const PERMUTED_VALUE_0: [(&str, u64); 9] = [
     ("fill3", 0x8add8b0d21a158e8),
     ("fill4", 0x1f2518a6440329bb),
     ("fill3_f64", 0xdcfbdbcbb318338d),
-    ("grid_fine", 0xe794907f721c46cf),
+    ("grid_fine", 0xd019893005a11154),
     ("grid_coarse", 0xb4ce96c3fb36ad6e),
     ("fill3_grad", 0xed2a1d13b8b288e3),
 ];
@@ -203,7 +208,7 @@ const PERMUTED_VALUE_42: [(&str, u64); 9] = [
     ("fill3", 0x268d784d11a2900a),
     ("fill4", 0x408f0c276fec6bfe),
     ("fill3_f64", 0x71dd1e4ec5929c69),
-    ("grid_fine", 0xc622ee98f78ef85b),
+    ("grid_fine", 0x64b42ffbcf7a2ac5),
     ("grid_coarse", 0xfbc625cb75d4bdeb),
     ("fill3_grad", 0x4a80d0e6d5bc3816),
 ];
@@ -215,7 +220,7 @@ const PERMUTED_PERIODIC: [(&str, u64); 9] = [
     ("fill3", 0x6b233ec2c991981a),
     ("fill4", 0x314ba5210df37597),
     ("fill3_f64", 0xe5c05a8cd601c1e7),
-    ("grid_fine", 0x706b552f968a9315),
+    ("grid_fine", 0xbb187d12285568cc),
     ("grid_coarse", 0xade2f637339c6a57),
     ("fill3_grad", 0xfa2f1b25155e0d91),
 ];
@@ -227,7 +232,7 @@ const PERMUTED_FBM: [(&str, u64); 9] = [
     ("fill3", 0x2dfade871e47c19c),
     ("fill4", 0xe2503d0b3fb8aa99),
     ("fill3_f64", 0x845921c15262d311),
-    ("grid_fine", 0x702a05b3ce90187a),
+    ("grid_fine", 0x053b641094f5a088),
     ("grid_coarse", 0x9ad05894bcda9432),
     ("fill3_grad", 0x3085e11569ca09c6),
 ];
@@ -260,7 +265,7 @@ const DEFAULT_PERLIN_0: [(&str, u64); 9] = [
     ("fill3", 0x971ce75bb28b1adc),
     ("fill4", 0xaad2e42553b2acbe),
     ("fill3_f64", 0x0a089786f982db50),
-    ("grid_fine", 0xfb68107cee83d183),
+    ("grid_fine", 0xecb66d674abb59be),
     ("grid_coarse", 0x25b0944543e7069d),
     ("fill3_grad", 0xe7ce3cb5a1579bcf),
 ];
@@ -271,7 +276,7 @@ const DEFAULT_PERLIN_42: [(&str, u64); 9] = [
     ("fill3", 0x8eea993da19845cb),
     ("fill4", 0x8bf59d4c003289e7),
     ("fill3_f64", 0x19d88a996e87466c),
-    ("grid_fine", 0xe08e061c593ff0ef),
+    ("grid_fine", 0xd9acc04939e56988),
     ("grid_coarse", 0x983014d0ce2e46c1),
     ("fill3_grad", 0x6ce496709b8fe883),
 ];
@@ -282,7 +287,7 @@ const DEFAULT_VALUE_0: [(&str, u64); 9] = [
     ("fill3", 0xc88775089765325f),
     ("fill4", 0xe30de93572d13067),
     ("fill3_f64", 0xde9122a14db31eda),
-    ("grid_fine", 0xf3676dbd5892992c),
+    ("grid_fine", 0xd07de71f3da1b33e),
     ("grid_coarse", 0x3d3d31aa68ebb7ab),
     ("fill3_grad", 0xab75252ef8780aaa),
 ];
@@ -293,7 +298,7 @@ const DEFAULT_VALUE_42: [(&str, u64); 9] = [
     ("fill3", 0x9560cbfcfc20fadf),
     ("fill4", 0xfccfd7fa7db9252c),
     ("fill3_f64", 0x92bf9fbe16a747ed),
-    ("grid_fine", 0x8f9ddebc1045c6df),
+    ("grid_fine", 0x970cbd64b46294c6),
     ("grid_coarse", 0xbb824e4de5ff2d4a),
     ("fill3_grad", 0x74a973941bbd1feb),
 ];
@@ -305,7 +310,7 @@ const DEFAULT_PERIODIC: [(&str, u64); 9] = [
     ("fill3", 0x5cbd3c45f884cac7),
     ("fill4", 0x1c5506a4229b6a52),
     ("fill3_f64", 0x772f50a3ee377d8e),
-    ("grid_fine", 0xa2dbf79ec9885d71),
+    ("grid_fine", 0xb2cb1ad8cb660318),
     ("grid_coarse", 0xfda411b462e67721),
     ("fill3_grad", 0x98f7cb62310f2b24),
 ];
@@ -317,7 +322,7 @@ const DEFAULT_FBM: [(&str, u64); 9] = [
     ("fill3", 0xe66ce50063f27682),
     ("fill4", 0x34c4fd95ad784bb0),
     ("fill3_f64", 0x53c33c39d2123e63),
-    ("grid_fine", 0x1cb4f4bffd4ed565),
+    ("grid_fine", 0xe81d27bc8c313426),
     ("grid_coarse", 0x1c5a2a2f6aaf37ca),
     ("fill3_grad", 0xbcdb61f703855e7f),
 ];
@@ -332,7 +337,7 @@ const DEFAULT_PERIODIC_FBM: [(&str, u64); 9] = [
     ("fill3", 0x8cef4badbf1bdb6b),
     ("fill4", 0x517196fc5ed4a23f),
     ("fill3_f64", 0x2d989d9e0516a0c9),
-    ("grid_fine", 0x2dd18a06614dfbd8),
+    ("grid_fine", 0x85cd9a0e80fdcb46),
     ("grid_coarse", 0x366a148cbba7d4ef),
     ("fill3_grad", 0x855af3ed71ae82cb),
 ];
@@ -345,7 +350,7 @@ const DEFAULT_PERIODIC_VALUE_FBM: [(&str, u64); 9] = [
     ("fill3", 0x1144883768cd8024),
     ("fill4", 0x1b1ba4447dc36483),
     ("fill3_f64", 0x5e7972cd709e535f),
-    ("grid_fine", 0x4331338f5fa5b39c),
+    ("grid_fine", 0xdc8b72ce1e286a1d),
     ("grid_coarse", 0xf2cdda81ecab6644),
     ("fill3_grad", 0xfbcf01f038bcc43c),
 ];

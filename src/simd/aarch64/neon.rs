@@ -225,6 +225,18 @@ impl Simd for Neon {
         F32x4(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn load_one(self, src: &[f32]) -> F32x4 {
+        let src = &src[..4];
+        // SAFETY: the token proves NEON; `src` is 4 floats (sliced above).
+        F32x4(unsafe { vld1q_f32(src.as_ptr()) })
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_one(self, p: F32x4, dst: &mut [f32]) {
+        let dst = &mut dst[..4];
+        // SAFETY: the token proves NEON; `dst` is 4 floats (sliced above).
+        unsafe { vst1q_f32(dst.as_mut_ptr(), p.0) }
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_part(self, src: &[f32], k: usize) -> F32x4 {
         let src = &src[..16][4 * k..4 * k + 4];
         // SAFETY: the token proves NEON; `src` is 4 floats (sliced above).

@@ -241,6 +241,18 @@ impl Simd for Avx2 {
         F32x8(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn load_one(self, src: &[f32]) -> F32x8 {
+        let src = &src[..8];
+        // SAFETY: the token proves AVX2; `src` is 8 floats (sliced above).
+        F32x8(unsafe { _mm256_loadu_ps(src.as_ptr()) })
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_one(self, p: F32x8, dst: &mut [f32]) {
+        let dst = &mut dst[..8];
+        // SAFETY: the token proves AVX2; `dst` is 8 floats (sliced above).
+        unsafe { _mm256_storeu_ps(dst.as_mut_ptr(), p.0) }
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_part(self, src: &[f32], k: usize) -> F32x8 {
         let src = &src[..32][8 * k..8 * k + 8];
         // SAFETY: the token proves AVX2; `src` is 8 floats (sliced above).

@@ -188,6 +188,18 @@ impl Simd for Avx512 {
         F32x16(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn load_one(self, src: &[f32]) -> F32x16 {
+        let src = &src[..16];
+        // SAFETY: the token proves AVX-512F; `src` is 16 floats (sliced above).
+        F32x16(unsafe { _mm512_loadu_ps(src.as_ptr()) })
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_one(self, p: F32x16, dst: &mut [f32]) {
+        let dst = &mut dst[..16];
+        // SAFETY: the token proves AVX-512F; `dst` is 16 floats (sliced above).
+        unsafe { _mm512_storeu_ps(dst.as_mut_ptr(), p.0) }
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_part(self, src: &[f32], k: usize) -> F32x16 {
         let src = &src[..64][16 * k..16 * k + 16];
         // SAFETY: the token proves AVX-512F; `src` is 16 floats (sliced above).
