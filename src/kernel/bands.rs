@@ -14,8 +14,9 @@
 //! one), `lo`/`hi` the column's x lattice planes, `GX`, `GY` the corner
 //! gradient's components (in 3D already blended along z with the z row's
 //! fade, with `K` the blended `GZ·z` terms; 0 in 2D). Value noise has no
-//! slopes: `Pb = lerp(u, Hlo, Hhi)` and `noise = P0 + v·(P1 − P0)`, the
-//! point path's operations in 2D.
+//! slopes: per column the lerps along x of each y (and z) corner's
+//! heights, then per row the lerps along y (and z): the point path's
+//! operations, so the point path's bits.
 //!
 //! Per band: the corner gradients of each x cell of the row (hashed in
 //! vectors whose lanes are cells), the column coefficients (per x cell, its
@@ -72,7 +73,15 @@ pub(crate) struct BandAxis {
     /// Per y sample, the first later y sample in another cell (or the
     /// count): the end of its band.
     y_band_end: Scratch<u32>,
+    /// Per y sample, its band's number (bands in order).
+    y_band: Scratch<u32>,
+    /// How many bands the y axis has.
+    y_bands: usize,
 }
+
+/// The most floats of corner terms a 3D fill keeps for every y band of a
+/// z cell (4 MiB); beyond, each band's terms are hashed again per z row.
+const CACHED_TERMS: usize = 1 << 20;
 
 impl BandAxis {
     /// The band axis of a grid whose axes' stage 1 is `axes` (x first), for
@@ -140,8 +149,21 @@ impl BandAxis {
         let mut y_band_end = Scratch::filled(y.len, y.len as u32);
         for j in (0..y.len.saturating_sub(1)).rev() {
             let same = y.c0[j] == y.c0[j + 1] && y.c1[j] == y.c1[j + 1];
-            y_band_end[j] = if same { y_band_end[j + 1] } else { j as u32 + 1 };
+            y_band_end[j] = if same {
+                y_band_end[j + 1]
+            } else {
+                j as u32 + 1
+            };
         }
+        let mut y_band = Scratch::with_capacity(y.len);
+        let mut band = 0u32;
+        for j in 0..y.len {
+            if j > 0 && y_band_end[j - 1] as usize == j {
+                band += 1;
+            }
+            y_band.push(band);
+        }
+        let y_bands = y_band.last().map_or(0, |&b| b as usize + 1);
         BandAxis {
             len,
             part,
@@ -156,6 +178,8 @@ impl BandAxis {
             hi,
             other_fades,
             y_band_end,
+            y_band,
+            y_bands,
         }
     }
 }
@@ -211,14 +235,25 @@ impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_
         // per register of columns its coefficients (`[P0, Q0, P1, Q1]`,
         // `n` lanes each).
         let terms_len = corners * 3 * planes;
-        let blended_len = if D == 3 { 2 * 3 * planes } else { 0 };
+        // 3D: the terms of every y band of the current z cell, when they fit.
+        let slots = match D == 3 && x.y_bands * terms_len <= CACHED_TERMS {
+            true => x.y_bands,
+            false => 1,
+        };
+        let blended_len = if D == 3 && K::SLOPED {
+            2 * 3 * planes
+        } else {
+            0
+        };
         let registers = nx.div_ceil(n);
-        let mut buffer = Scratch::filled(terms_len + blended_len + registers * 4 * n, 0.0f32);
-        let (terms, rest) = buffer.split_at_mut(terms_len);
+        let all_terms = slots * terms_len;
+        let mut buffer = Scratch::filled(all_terms + blended_len + registers * 4 * n, 0.0f32);
+        let (all, rest) = buffer.split_at_mut(all_terms);
         let (blended, columns) = rest.split_at_mut(blended_len);
         let ny = axes[1].len;
         let y = axes[1];
-        let mut cached: Option<[u32; 4]> = None;
+        // Per slot, the cells its terms were hashed for.
+        let mut cached = vec![None; slots];
         let mut r0 = 0;
         while r0 < rows {
             let row = self.first_row + r0;
@@ -232,13 +267,17 @@ impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_
                 (0, 0)
             };
             let key = [y.c0[j], y.c1[j], cz0, cz1];
-            if cached != Some(key) {
+            let slot = if slots > 1 { x.y_band[j] as usize } else { 0 };
+            let terms = &mut all[slot * terms_len..(slot + 1) * terms_len];
+            if cached[slot] != Some(key) {
                 plane_terms::<S, K, H, D>(s, r, x, key, terms);
-                cached = Some(key);
+                cached[slot] = Some(key);
             }
-            let terms: &[f32] = if D == 3 {
-                let (t, w) = (axes[2].t0[k], x.other_fades[1][k]);
-                blend_along_z::<K>(terms, planes, x.plane_count, t, w, blended);
+            // z's fade: value noise blends along z last, row by row, in the
+            // point path's order; gradient noise's terms are blended here.
+            let w = if D == 3 { x.other_fades[1][k] } else { 0.0 };
+            let terms: &[f32] = if D == 3 && K::SLOPED {
+                blend_along_z(terms, planes, x.plane_count, axes[2].t0[k], w, blended);
                 blended
             } else {
                 terms
@@ -251,7 +290,10 @@ impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_
             }
             let band = &mut self.out[r0 * nx..r1 * nx];
             let (t, f) = (&y.t0[j..j + r1 - r0], &x.other_fades[0][j..j + r1 - r0]);
-            band_rows::<S, K>(s, nx, columns, t, f, band);
+            match D {
+                2 => band_rows::<S, K, false>(s, nx, columns, t, f, w, band),
+                _ => band_rows::<S, K, true>(s, nx, columns, t, f, w, band),
+            }
             r0 = r1;
         }
     }
@@ -306,19 +348,11 @@ fn plane_terms<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     }
 }
 
-/// Per y plane `b`, the terms of the first `used` x planes of a 3D band
-/// blended along z at offset `t` and fade `w`, in the layout of
-/// `plane_terms`: `[b][x slope, y slope, rest]` (value noise: the height
-/// first).
+/// Per y plane `b`, the gradient terms of the first `used` x planes of a
+/// 3D band blended along z at offset `t` and fade `w`, in the layout of
+/// `plane_terms`: `[b][x slope, y slope, rest]`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn blend_along_z<K: Corners>(
-    terms: &[f32],
-    planes: usize,
-    used: usize,
-    t: f32,
-    w: f32,
-    blended: &mut [f32],
-) {
+fn blend_along_z(terms: &[f32], planes: usize, used: usize, t: f32, w: f32, blended: &mut [f32]) {
     let at = |corner: usize, component: usize| {
         let start = (corner * 3 + component) * planes;
         &terms[start..start + used]
@@ -329,27 +363,22 @@ fn blend_along_z<K: Corners>(
         let (gx, rest) = out.split_at_mut(planes);
         let (gy, rest) = rest.split_at_mut(planes);
         let (near, far) = (b, b + 2);
-        if K::SLOPED {
-            let (nx, ny, nz) = (at(near, 0), at(near, 1), at(near, 2));
-            let (fx, fy, fz) = (at(far, 0), at(far, 1), at(far, 2));
-            for p in 0..used {
-                gx[p] = nx[p] + w * (fx[p] - nx[p]);
-                gy[p] = ny[p] + w * (fy[p] - ny[p]);
-                let (a, c) = (nz[p] * t, fz[p] * t1);
-                rest[p] = a + w * (c - a);
-            }
-        } else {
-            let (near, far) = (at(near, 0), at(far, 0));
-            for p in 0..used {
-                gx[p] = near[p] + w * (far[p] - near[p]);
-            }
+        let (nx, ny, nz) = (at(near, 0), at(near, 1), at(near, 2));
+        let (fx, fy, fz) = (at(far, 0), at(far, 1), at(far, 2));
+        for p in 0..used {
+            gx[p] = nx[p] + w * (fx[p] - nx[p]);
+            gy[p] = ny[p] + w * (fy[p] - ny[p]);
+            let (a, c) = (nz[p] * t, fz[p] * t1);
+            rest[p] = a + w * (c - a);
         }
     }
 }
 
-/// Every register of columns' coefficients `[P0, Q0, P1, Q1]` (value noise:
-/// `[P0, P1 − P0, ·, ·]`), each lane's plane terms read from its register's
-/// window of planes.
+/// Every register of columns' coefficients, each lane's plane terms read
+/// from its register's window of planes: `[P0, Q0, P1, Q1]` (gradients;
+/// `REST`: 3D), or the point path's lerps along x of the heights at each
+/// corner `(b, c)` of y and z, `L_bc`, as `[L_00, L_10 − L_00, L_01,
+/// L_11 − L_01]` (value noise; 2D: the first two).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn column_coefficients<S: Simd, K: Corners, const REST: bool, const WIDE: bool>(
     s: S,
@@ -395,13 +424,15 @@ fn column_coefficients<S: Simd, K: Corners, const REST: bool, const WIDE: bool>(
                         s.store_one(q, &mut out[(2 * b + 1) * n..]);
                     }
                 } else {
-                    let (h0, h1) = (window(0, 0), window(1, 0));
-                    let (a, c) = (lookup::<S, WIDE>(s, h0, lo), lookup::<S, WIDE>(s, h0, hi));
-                    let p0 = a + u * (c - a);
-                    let (a, c) = (lookup::<S, WIDE>(s, h1, lo), lookup::<S, WIDE>(s, h1, hi));
-                    let p1 = a + u * (c - a);
-                    s.store_one(p0, &mut out[..]);
-                    s.store_one(p1 - p0, &mut out[n..]);
+                    for c in 0..if REST { 2 } else { 1 } {
+                        let (h0, h1) = (window(2 * c, 0), window(2 * c + 1, 0));
+                        let (a, b) = (lookup::<S, WIDE>(s, h0, lo), lookup::<S, WIDE>(s, h0, hi));
+                        let l0 = a + u * (b - a);
+                        let (a, b) = (lookup::<S, WIDE>(s, h1, lo), lookup::<S, WIDE>(s, h1, hi));
+                        let l1 = a + u * (b - a);
+                        s.store_one(l0, &mut out[2 * c * n..]);
+                        s.store_one(l1 - l0, &mut out[(2 * c + 1) * n..]);
+                    }
                 }
             }
         });
@@ -415,49 +446,62 @@ fn splat<S: Simd>(s: S, v: f32) -> S::P {
 }
 
 /// The rows of one band: `out` holds whole rows, at y offsets `t` with
-/// fades `fades` (one each per row).
+/// fades `fades` (one each per row), and in 3D z's fade `w`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn band_rows<S: Simd, K: Corners>(
+fn band_rows<S: Simd, K: Corners, const D3: bool>(
     s: S,
     nx: usize,
     columns: &[f32],
     t: &[f32],
     fades: &[f32],
+    w: f32,
     out: &mut [f32],
 ) {
+    let w = splat(s, w);
     let n = S::LANES / S::PARTS;
     let whole = nx / n;
     let (body_columns, tail_columns) = columns.split_at(whole * 4 * n);
     for ((row, &t), &f) in out.chunks_exact_mut(nx).zip(t).zip(fades) {
         let (y0, y1, v) = (splat(s, t), splat(s, t - 1.0), splat(s, f));
         let (body, tail) = row.split_at_mut(whole * n);
-        for (dst, c) in body.chunks_exact_mut(n).zip(body_columns.chunks_exact(4 * n)) {
-            s.store_one(sample::<S, K>(s, c, y0, y1, v), dst);
+        for (dst, c) in body
+            .chunks_exact_mut(n)
+            .zip(body_columns.chunks_exact(4 * n))
+        {
+            s.store_one(sample::<S, K, D3>(s, c, [y0, y1, v, w]), dst);
         }
         if !tail.is_empty() {
             // The last, partial register, through a padded buffer.
             let mut padded = [0.0f32; MAX_LANES];
-            s.store_one(sample::<S, K>(s, tail_columns, y0, y1, v), &mut padded);
+            s.store_one(
+                sample::<S, K, D3>(s, tail_columns, [y0, y1, v, w]),
+                &mut padded,
+            );
             tail.copy_from_slice(&padded[..tail.len()]);
         }
     }
 }
 
-/// One register of a row from its columns' coefficients `c` (`[P0, Q0, P1,
-/// Q1]`, `n` lanes each; value noise: `[P0, P1 − P0, ·, ·]`) at y offsets
-/// `y0`, `y1` and fade `v`. (A function, not a closure: closures do not
-/// take the level's target features, and their intrinsics would be calls.)
+/// One register of a row from its columns' coefficients `c` (`n` lanes
+/// each, see `column_coefficients`) at y offsets `y0`, `y1`, y's fade `v`
+/// and (value noise in 3D) z's fade `w`. (A function, not a closure:
+/// closures do not take the level's target features, and their intrinsics
+/// would be calls.)
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn sample<S: Simd, K: Corners>(s: S, c: &[f32], y0: S::P, y1: S::P, v: S::P) -> S::P {
+fn sample<S: Simd, K: Corners, const D3: bool>(s: S, c: &[f32], [y0, y1, v, w]: [S::P; 4]) -> S::P {
     let n = S::LANES / S::PARTS;
     let c = &c[..4 * n];
-    let (p0, q0) = (s.load_one(&c[..n]), s.load_one(&c[n..2 * n]));
+    let (c0, c1) = (s.load_one(&c[..n]), s.load_one(&c[n..2 * n]));
     if K::SLOPED {
-        let t0 = p0 + y0 * q0;
+        let t0 = c0 + y0 * c1;
         let t1 = s.load_one(&c[2 * n..3 * n]) + y1 * s.load_one(&c[3 * n..]);
         t0 + v * (t1 - t0)
+    } else if D3 {
+        let near = c0 + v * c1;
+        let far = s.load_one(&c[2 * n..3 * n]) + v * s.load_one(&c[3 * n..]);
+        near + w * (far - near)
     } else {
-        p0 + v * q0
+        c0 + v * c1
     }
 }
 

@@ -54,6 +54,7 @@ mod stage2;
 
 pub use axis::Axis;
 pub(crate) use axis::{axis, staged_axis};
+pub(crate) use bands::{BandAxis, FillRowsByBands, MAX_BAND_STEP};
 pub use corners::{Corners, GradientCorners, ValueCorners};
 pub(crate) use grid_rows::{
     AxisSamples, FillGridRows, HashModeRef, WithHashMode, load_padded, store_pack,
@@ -65,7 +66,6 @@ pub(crate) use hash::{
 pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_out_of_range};
 use period::lattice_mod;
 pub(crate) use period::{centre_in_period, centre_pack_in_period, stage1};
-pub(crate) use bands::{BandAxis, FillRowsByBands, MAX_BAND_STEP};
 pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, PlanAxes, RowAxis};
 pub use stage2::{Dims, Noise};
 pub(crate) use stage2::{stage2, stage2_grad};

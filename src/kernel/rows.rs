@@ -27,7 +27,8 @@
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
 use super::{
-    AxisSamples, BandAxis, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode, store_pack,
+    AxisSamples, BandAxis, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode,
+    store_pack,
 };
 use crate::Fade;
 use crate::fade::faded;

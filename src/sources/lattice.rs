@@ -4,10 +4,11 @@
 
 use crate::field::{Field, GradField, GridAxis, Input, PointPack, inputs_cut, inputs_pack};
 use crate::kernel::{
-    AxisSamples, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByCells, GradientCorners,
-    HashModeKernel, HashModeRef, MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory,
-    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, BandAxis, FillRowsByBands, MAX_BAND_STEP, ValueCorners, noise_parts,
-    remake_lanes_out_of_range, stage2, stage2_grad,
+    AxisSamples, BandAxis, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByBands,
+    FillRowsByCells, GradientCorners, HashModeKernel, HashModeRef, MAX_BAND_STEP,
+    MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors, PeriodicCells,
+    PermutationMode, PlanAxes, RowAxis, ValueCorners, noise_parts, remake_lanes_out_of_range,
+    stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
