@@ -71,11 +71,13 @@
 //!   beyond) are as smooth as at the origin. On `f32`-representable inputs
 //!   they equal `fill` bit for bit.
 //! - Grids with |x step| > 1/3 (3D: > 3/4, 4D: > 1/64) give exactly the bits of
-//!   `fill_f64` on the same points. Finer grids (the common case) evaluate
-//!   each row from per-plane coefficients, 3 to 5.3 times as fast as the
-//!   same number of random points (see `BENCHMARKS.md`), and agree with
-//!   `fill_f64` within 1e-6 (measured ≤ 3.6e-7); they are still
-//!   bit-identical across levels, threads and windows.
+//!   `fill_f64` on the same points. Finer grids (the common case) share
+//!   work across samples: 2D and 3D grids whose x and y steps are at most
+//!   ¼ go by bands of rows in one y cell, from per-column coefficients
+//!   (Perlin within 4e-7 of `fill_f64`, value noise its exact bits); other
+//!   fine grids evaluate each row from per-plane coefficients (within
+//!   1e-6, measured ≤ 3.6e-7). See `BENCHMARKS.md` for speeds. Every path
+//!   is bit-identical across levels, threads and windows.
 //! - [`Perlin::with_period`] makes every method periodic with any integer
 //!   period per axis (the lattice wraps before hashing), for tileable
 //!   textures and looping animation.

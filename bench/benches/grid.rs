@@ -6,13 +6,16 @@
 //!   cache), one thread and parallel: the 64 MiB grids above are bound by
 //!   memory bandwidth on two threads.
 //! - `grid2`: 4096² samples, step 0.02.
+//! - `versus-quick`: issue 39's jobs against quick-noise 0.3.0 (see
+//!   `versus_quick`; `examples/versus.rs` runs one job of either library
+//!   for callgrind).
 //!
 //! Random-point baselines: 1,048,576 points uniform in [-1000, 1000]ᴰ.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::NoiseFn;
 use noisefield::prelude::*;
-use noisefield::{Grid2, Grid3, HashMode, Perlin};
+use noisefield::{Fbm, Grid2, Grid3, HashMode, Level, Perlin};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -142,5 +145,100 @@ fn grid_modes(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, grid3, grid2, grid3_1m, grid_modes);
+/// Issue 39's jobs against quick-noise 0.3.0 (its run-time dispatch), one
+/// thread, Perlin noise at the grid's samples `i · frequency`: 64² and 32³
+/// at 1/64 and 1/8, three-octave fBm 1024² and 128³ at 1/32, 4096² at
+/// 1/64; noisefield at AVX2 and at the detected level. The store
+/// bandwidth anchor: a plain fill of the 4096² buffer.
+fn versus_quick(c: &mut Criterion) {
+    use quick_noise::simd::{Arch, dispatch_simd};
+
+    /// quick-noise's grid: fBm of `octaves` (1: plain noise).
+    fn quick<A: Arch>(size: &[usize], frequency: f32, octaves: usize, out: &mut [f32]) {
+        use quick_noise::{Fbm, Grid};
+        match *size {
+            [x, y] => Grid::<2, A>::new(x, y)
+                .seed(7)
+                .builder::<Fbm, quick_noise::Perlin>()
+                .octaves(octaves)
+                .frequency(frequency)
+                .fill(out),
+            [x, y, z] => Grid::<3, A>::new(x, y, z)
+                .seed(7)
+                .builder::<Fbm, quick_noise::Perlin>()
+                .octaves(octaves)
+                .frequency(frequency)
+                .fill(out),
+            _ => unreachable!("2D or 3D"),
+        }
+    }
+    #[dispatch_simd(A)]
+    fn quick_dispatched(size: &[usize], frequency: f32, octaves: usize, out: &mut [f32]) {
+        quick::<A>(size, frequency, octaves, out);
+    }
+
+    let jobs: [(&str, &[usize], f32, u32); 7] = [
+        ("64^2-1/64", &[64, 64], 1.0 / 64.0, 1),
+        ("64^2-1/8", &[64, 64], 1.0 / 8.0, 1),
+        ("32^3-1/64", &[32, 32, 32], 1.0 / 64.0, 1),
+        ("32^3-1/8", &[32, 32, 32], 1.0 / 8.0, 1),
+        ("fbm3-1024^2-1/32", &[1024, 1024], 1.0 / 32.0, 3),
+        ("fbm3-128^3-1/32", &[128, 128, 128], 1.0 / 32.0, 3),
+        ("4096^2-1/64", &[4096, 4096], 1.0 / 64.0, 1),
+    ];
+    let mut g = c.benchmark_group("versus-quick");
+    g.sample_size(20).measurement_time(Duration::from_secs(2));
+    let mut out = vec![0.0f32; 4096 * 4096];
+    let detected = Level::detect();
+    for (name, size, frequency, octaves) in jobs {
+        let samples: usize = size.iter().product();
+        let out = &mut out[..samples];
+        g.throughput(Throughput::Elements(samples as u64));
+        for level in [Level::Avx2, detected] {
+            let Ok(perlin) = Perlin::new(7).with_level(level) else {
+                eprintln!("versus-quick: this CPU lacks {level}, skipped");
+                continue;
+            };
+            let step = f64::from(frequency);
+            let id = format!("noisefield-{level}");
+            match *size {
+                [x, y] => {
+                    let grid = Grid2::new([0.0; 2], [step; 2], [x, y]);
+                    let fbm = Fbm::new(perlin.clone()).octaves(octaves);
+                    g.bench_function(BenchmarkId::new(id, name), |b| match octaves {
+                        1 => b.iter(|| perlin.fill_grid(&grid, out).unwrap()),
+                        _ => b.iter(|| fbm.fill_grid(&grid, out).unwrap()),
+                    });
+                }
+                [x, y, z] => {
+                    let grid = Grid3::new([0.0; 3], [step; 3], [x, y, z]);
+                    let fbm = Fbm::new(perlin.clone()).octaves(octaves);
+                    g.bench_function(BenchmarkId::new(id, name), |b| match octaves {
+                        1 => b.iter(|| perlin.fill_grid(&grid, out).unwrap()),
+                        _ => b.iter(|| fbm.fill_grid(&grid, out).unwrap()),
+                    });
+                }
+                _ => unreachable!("2D or 3D"),
+            }
+            if level == detected {
+                break;
+            }
+        }
+        let octaves = octaves as usize;
+        g.bench_function(BenchmarkId::new("quick-noise", name), |b| {
+            b.iter(|| quick_dispatched(size, frequency, octaves, out))
+        });
+        if samples == 4096 * 4096 {
+            g.bench_function(BenchmarkId::new("store-bandwidth", name), |b| {
+                b.iter(|| {
+                    out.fill(black_box(0.5));
+                    black_box(&mut *out);
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, grid3, grid2, grid3_1m, grid_modes, versus_quick);
 criterion_main!(benches);

@@ -96,8 +96,9 @@ impl BandAxis {
         // cell) shares a plane with the one before where their cells meet
         // (either way, or across a period's wrap), else takes new ones.
         let mut planes: Scratch<u32> = Scratch::with_capacity(2 * len + MAX_LANES);
-        let mut lower_of = Scratch::with_capacity(len);
-        let mut upper_of = Scratch::with_capacity(len);
+        // Per column its lower planes, then its upper ones.
+        let mut of = Scratch::filled(2 * len, 0u32);
+        let (lower_of, upper_of) = of.split_at_mut(len);
         let (mut lower, mut upper) = (0u32, 0u32);
         for i in 0..len {
             let (c0, c1) = (x.c0[i], x.c1[i]);
@@ -118,8 +119,7 @@ impl BandAxis {
                     (next, next + 1)
                 };
             }
-            lower_of.push(lower);
-            upper_of.push(upper);
+            (lower_of[i], upper_of[i]) = (lower, upper);
         }
         // Per register its lowest plane, and the widest span: each segment
         // takes at most two new planes, so a register of at most 16 lanes
@@ -129,12 +129,16 @@ impl BandAxis {
         let mut first = Scratch::with_capacity(registers);
         let mut span = 0;
         for (k, (lower, upper)) in lower_of.chunks(part).zip(upper_of.chunks(part)).enumerate() {
-            let low = lower.iter().chain(upper).copied().min().unwrap_or(0);
-            let high = lower.iter().chain(upper).copied().max().unwrap_or(0);
+            let low = lower.iter().fold(u32::MAX, |m, &v| m.min(v));
+            let low = upper.iter().fold(low, |m, &v| m.min(v));
+            let high = lower.iter().fold(0, |m, &v| m.max(v));
+            let high = upper.iter().fold(high, |m, &v| m.max(v));
             span = span.max(high - low + 1);
             first.push(low as usize);
-            for (i, (&l, &u)) in lower.iter().zip(upper).enumerate() {
-                (lo[k * part + i], hi[k * part + i]) = ((l - low) as u8, (u - low) as u8);
+            let at = k * part;
+            let (lo, hi) = (&mut lo[at..at + lower.len()], &mut hi[at..at + lower.len()]);
+            for (((lo, hi), &l), &u) in lo.iter_mut().zip(hi.iter_mut()).zip(lower).zip(upper) {
+                (*lo, *hi) = ((l - low) as u8, (u - low) as u8);
             }
         }
         let wide = span as usize > WINDOW;
