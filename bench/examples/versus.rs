@@ -9,7 +9,8 @@
 //!
 //! Arguments: the library (`noisefield` at a level; `quick`: quick-noise with
 //! its run-time dispatch; `quick-static`: quick-noise compiled for the target
-//! CPU, so build with `-C target-cpu=...` for that one), the job, the level
+//! CPU, so build with `-C target-cpu=...` for that one; `store`: a plain
+//! fill of the job's buffer, the store bandwidth), the job, the level
 //! (noisefield only; `-` otherwise) and how many times to fill the grid.
 //! Jobs, Perlin noise on the grid's samples `i · frequency`:
 //! `grid2-64`, `grid2-8` (64², frequency 1/64 and 1/8, one octave),
@@ -120,7 +121,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         "quick" => quick_dispatched(&job, &mut out, repeats),
         "quick-static" => quick_fill::<quick_noise::simd::StaticArch>(&job, &mut out, repeats),
-        _ => return Err("library: noisefield, quick or quick-static".into()),
+        "store" => {
+            for _ in 0..repeats {
+                out.fill(black_box(0.5));
+                black_box(&mut out);
+            }
+        }
+        _ => return Err("library: noisefield, quick, quick-static or store".into()),
     }
     let seconds = start.elapsed().as_secs_f64();
     println!(

@@ -208,6 +208,9 @@ pub(crate) struct FillRowsByBands<'a, K, const D: usize> {
     pub(crate) x: &'a BandAxis,
     pub(crate) first_row: usize,
     pub(crate) out: &'a mut [f32],
+    /// Write whole packs with non-temporal stores (outputs much larger
+    /// than the caches).
+    pub(crate) streaming: bool,
 }
 
 impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
@@ -286,19 +289,17 @@ impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_
             } else {
                 terms
             };
-            match (D == 3, x.wide) {
-                (false, false) => column_coefficients::<S, K, false, false>(s, x, terms, columns),
-                (false, true) => column_coefficients::<S, K, false, true>(s, x, terms, columns),
-                (true, false) => column_coefficients::<S, K, true, false>(s, x, terms, columns),
-                (true, true) => column_coefficients::<S, K, true, true>(s, x, terms, columns),
+            match x.wide {
+                false => column_coefficients::<S, K, D, false>(s, x, terms, columns),
+                true => column_coefficients::<S, K, D, true>(s, x, terms, columns),
             }
             let band = &mut self.out[r0 * nx..r1 * nx];
             let (t, f) = (&y.t0[j..j + r1 - r0], &x.other_fades[0][j..j + r1 - r0]);
-            match D {
-                2 => band_rows::<S, K, false>(s, nx, columns, t, f, w, band),
-                _ => band_rows::<S, K, true>(s, nx, columns, t, f, w, band),
-            }
+            band_rows::<S, K, D>(s, nx, columns, (t, f), w, band, self.streaming);
             r0 = r1;
+        }
+        if self.streaming {
+            s.store_fence();
         }
     }
 }
@@ -380,11 +381,11 @@ fn blend_along_z(terms: &[f32], planes: usize, used: usize, t: f32, w: f32, blen
 
 /// Every register of columns' coefficients, each lane's plane terms read
 /// from its register's window of planes: `[P0, Q0, P1, Q1]` (gradients;
-/// `REST`: 3D), or the point path's lerps along x of the heights at each
+/// in 3D with the blended `GZ·z` terms), or the point path's lerps along x of the heights at each
 /// corner `(b, c)` of y and z, `L_bc`, as `[L_00, L_10 − L_00, L_01,
 /// L_11 − L_01]` (value noise; 2D: the first two).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn column_coefficients<S: Simd, K: Corners, const REST: bool, const WIDE: bool>(
+fn column_coefficients<S: Simd, K: Corners, const D: usize, const WIDE: bool>(
     s: S,
     x: &BandAxis,
     terms: &[f32],
@@ -416,7 +417,7 @@ fn column_coefficients<S: Simd, K: Corners, const REST: bool, const WIDE: bool>(
                         let (gx, gy) = (window(b, 0), window(b, 1));
                         let mut a = lookup::<S, WIDE>(s, gx, lo) * x0;
                         let mut c = lookup::<S, WIDE>(s, gx, hi) * x1;
-                        if REST {
+                        if D == 3 {
                             let rest = window(b, 2);
                             a = a + lookup::<S, WIDE>(s, rest, lo);
                             c = c + lookup::<S, WIDE>(s, rest, hi);
@@ -428,7 +429,7 @@ fn column_coefficients<S: Simd, K: Corners, const REST: bool, const WIDE: bool>(
                         s.store_one(q, &mut out[(2 * b + 1) * n..]);
                     }
                 } else {
-                    for c in 0..if REST { 2 } else { 1 } {
+                    for c in 0..D - 1 {
                         let (h0, h1) = (window(2 * c, 0), window(2 * c + 1, 0));
                         let (a, b) = (lookup::<S, WIDE>(s, h0, lo), lookup::<S, WIDE>(s, h0, hi));
                         let l0 = a + u * (b - a);
@@ -452,14 +453,14 @@ fn splat<S: Simd>(s: S, v: f32) -> S::P {
 /// The rows of one band: `out` holds whole rows, at y offsets `t` with
 /// fades `fades` (one each per row), and in 3D z's fade `w`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn band_rows<S: Simd, K: Corners, const D3: bool>(
+fn band_rows<S: Simd, K: Corners, const D: usize>(
     s: S,
     nx: usize,
     columns: &[f32],
-    t: &[f32],
-    fades: &[f32],
+    (t, fades): (&[f32], &[f32]),
     w: f32,
     out: &mut [f32],
+    streaming: bool,
 ) {
     let w = splat(s, w);
     let n = S::LANES / S::PARTS;
@@ -468,17 +469,39 @@ fn band_rows<S: Simd, K: Corners, const D3: bool>(
     for ((row, &t), &f) in out.chunks_exact_mut(nx).zip(t).zip(fades) {
         let (y0, y1, v) = (splat(s, t), splat(s, t - 1.0), splat(s, f));
         let (body, tail) = row.split_at_mut(whole * n);
-        for (dst, c) in body
-            .chunks_exact_mut(n)
-            .zip(body_columns.chunks_exact(4 * n))
-        {
-            s.store_one(sample::<S, K, D3>(s, c, [y0, y1, v, w]), dst);
+        if streaming {
+            // Whole packs of registers, streamed out; the rest as usual.
+            let packs = whole / S::PARTS;
+            for (g, dst) in body.chunks_exact_mut(S::LANES).enumerate() {
+                let mut pack = s.splat(0.0);
+                super::for_each_part!(S, |q| {
+                    let k = g * S::PARTS + q;
+                    let c = &body_columns[k * 4 * n..(k + 1) * 4 * n];
+                    s.set_part(&mut pack, q, sample::<S, K, D>(s, c, [y0, y1, v, w]));
+                });
+                s.store_streaming(pack, dst);
+            }
+            let done = packs * S::PARTS;
+            let rest = &mut body[done * n..];
+            for (dst, c) in rest
+                .chunks_exact_mut(n)
+                .zip(body_columns[done * 4 * n..].chunks_exact(4 * n))
+            {
+                s.store_one(sample::<S, K, D>(s, c, [y0, y1, v, w]), dst);
+            }
+        } else {
+            for (dst, c) in body
+                .chunks_exact_mut(n)
+                .zip(body_columns.chunks_exact(4 * n))
+            {
+                s.store_one(sample::<S, K, D>(s, c, [y0, y1, v, w]), dst);
+            }
         }
         if !tail.is_empty() {
             // The last, partial register, through a padded buffer.
             let mut padded = [0.0f32; MAX_LANES];
             s.store_one(
-                sample::<S, K, D3>(s, tail_columns, [y0, y1, v, w]),
+                sample::<S, K, D>(s, tail_columns, [y0, y1, v, w]),
                 &mut padded,
             );
             tail.copy_from_slice(&padded[..tail.len()]);
@@ -492,7 +515,7 @@ fn band_rows<S: Simd, K: Corners, const D3: bool>(
 /// closures do not take the level's target features, and their intrinsics
 /// would be calls.)
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn sample<S: Simd, K: Corners, const D3: bool>(s: S, c: &[f32], [y0, y1, v, w]: [S::P; 4]) -> S::P {
+fn sample<S: Simd, K: Corners, const D: usize>(s: S, c: &[f32], [y0, y1, v, w]: [S::P; 4]) -> S::P {
     let n = S::LANES / S::PARTS;
     let c = &c[..4 * n];
     let (c0, c1) = (s.load_one(&c[..n]), s.load_one(&c[n..2 * n]));
@@ -500,7 +523,7 @@ fn sample<S: Simd, K: Corners, const D3: bool>(s: S, c: &[f32], [y0, y1, v, w]: 
         let t0 = c0 + y0 * c1;
         let t1 = s.load_one(&c[2 * n..3 * n]) + y1 * s.load_one(&c[3 * n..]);
         t0 + v * (t1 - t0)
-    } else if D3 {
+    } else if D == 3 {
         let near = c0 + v * c1;
         let far = s.load_one(&c[2 * n..3 * n]) + v * s.load_one(&c[3 * n..]);
         near + w * (far - near)

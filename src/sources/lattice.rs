@@ -602,6 +602,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
                         x,
                         first_row,
                         out,
+                        streaming,
                     },
                 ),
                 _ => dispatch(
@@ -613,6 +614,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
                         x,
                         first_row,
                         out,
+                        streaming,
                     },
                 ),
             }
