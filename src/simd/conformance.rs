@@ -272,6 +272,19 @@ fn observe<S: Simd>(s: S) -> Observed {
             }
             o.put(name, stored.iter().map(|f| f.to_bits()));
         }
+        // One part from and to its own slice: `load_one` of each part's
+        // lanes, and `store_one` of each part of `a` at its place over `b`
+        // (a store that writes past its part leaves the next part's lane).
+        let part_lanes = n / S::PARTS;
+        o.put(
+            "load_one",
+            parts_bits(s, |k| s.load_one(&fl_a[k * part_lanes..])),
+        );
+        let mut stored = fl_b.to_vec();
+        for k in (0..S::PARTS).rev() {
+            s.store_one(s.part(a, k), &mut stored[k * part_lanes..]);
+        }
+        o.put("store_one", stored.iter().map(|f| f.to_bits()));
         o.put("splat", pack_bits(s, s.splat(f32::from_bits(0x7FC0_0077))));
         o.put("add", pack_bits(s, a + b));
         o.put("sub", pack_bits(s, a - b));
