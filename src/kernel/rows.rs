@@ -26,14 +26,13 @@
 //! registers in 3D and 4D, one strip later from scratch in 1D and 2D; see
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
+use super::bands::fades;
 use super::{
     AxisSamples, BandAxis, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode,
     store_pack,
 };
 use crate::Fade;
-use crate::fade::faded;
 use crate::scratch::Scratch;
-use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, OutlinedJob, Simd};
 
 /// Grid rows of `D`-dimensional noise use coefficients when x advances at
@@ -255,18 +254,6 @@ impl Job for PlanAxes<'_> {
             None
         };
         (samples, row, None)
-    }
-}
-
-/// The fade of every offset in `t`, in a loop for each fade (chosen once,
-/// so the loop is a few vector operations per 4 or 8 offsets).
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn fades(fade: Fade, t: &[f32]) -> Scratch<f32> {
-    match fade {
-        Fade::Quintic => t.iter().map(|&t| faded(Scalar, Fade::Quintic, t)).collect(),
-        Fade::Cubic => t.iter().map(|&t| faded(Scalar, Fade::Cubic, t)).collect(),
-        Fade::Cosine => t.iter().map(|&t| faded(Scalar, Fade::Cosine, t)).collect(),
-        Fade::Linear => t.iter().copied().collect(),
     }
 }
 
