@@ -18,12 +18,12 @@
 //! heights, then per row the lerps along y (and z): the point path's
 //! operations, so the point path's bits.
 //!
-//! Per band: the corner gradients of each x cell of the row (hashed in
-//! vectors whose lanes are cells), the column coefficients (per x cell, its
-//! gradients broadcast over its columns), then every row of the band: 7
-//! vector operations and a store per register of samples, the coefficients
-//! held in registers across the band's rows. The noise differs from the
-//! point path by rounding only (bound: `GRID_ROUNDING`, tested); the value
+//! Per band: the corner gradients of each x plane of the row (hashed in
+//! vectors whose lanes are planes), the column coefficients (each lane
+//! reads its planes' terms from its register's window of planes, a table
+//! lookup), then every row of the band: 7 vector operations and a store
+//! per register of samples. Gradient noise differs from the point path by
+//! rounding only (within 4e-7, tested in `suite/tests/grid.rs`); the value
 //! of a sample depends on its own coordinates alone, never on the window,
 //! the tile or the level, so windows and tiles join bit for bit.
 
