@@ -13,7 +13,9 @@
 //! Bounded: a thread keeps at most [`POOLED_BYTES`] in at most
 //! [`POOLED_BUFFERS`] buffers per element type; a buffer that would go over
 //! is freed as usual. Buffers are handed out without being cleared to zero:
-//! every user writes what it reads (`extend`, `resize`, `collect`).
+//! every user writes what it reads (`extend`, `resize`, `collect`), and
+//! [`Scratch::reused`] keeps a buffer's old values for users that write
+//! every value that reaches an output before reading it.
 
 use std::cell::{Cell, RefCell};
 use std::ops::{Deref, DerefMut};
@@ -67,6 +69,25 @@ impl<T: Pooled> Scratch<T> {
     /// An empty vector with room for at least `n` elements: the smallest
     /// pooled buffer that has it, else a new one.
     pub(crate) fn with_capacity(n: usize) -> Scratch<T> {
+        let mut v = Scratch::pooled(n);
+        v.0.clear();
+        v
+    }
+
+    /// `n` values that are initialised but otherwise unspecified (a pooled
+    /// buffer's old values, then `fill`): for buffers whose users write
+    /// every value that reaches an output before reading it, which saves
+    /// the zeroing of [`Scratch::filled`].
+    pub(crate) fn reused(n: usize, fill: T) -> Scratch<T> {
+        let mut v = Scratch::pooled(n);
+        v.0.truncate(n);
+        v.0.resize(n, fill);
+        v
+    }
+
+    /// The smallest pooled buffer with room for `n` elements, with its old
+    /// values, else a new, empty one.
+    fn pooled(n: usize) -> Scratch<T> {
         let pooled = T::with_pool(|pool| {
             let best = pool
                 .iter()
@@ -96,7 +117,7 @@ impl<T: Pooled> Scratch<T> {
 
 impl<T: Pooled> Drop for Scratch<T> {
     fn drop(&mut self) {
-        let mut v = std::mem::take(&mut self.0);
+        let v = std::mem::take(&mut self.0);
         let b = bytes(&v);
         if b == 0 {
             return;
@@ -107,7 +128,6 @@ impl<T: Pooled> Drop for Scratch<T> {
         if total + b > POOLED_BYTES {
             return;
         }
-        v.clear();
         let kept = T::with_pool(|pool| {
             if pool.len() < POOLED_BUFFERS {
                 pool.push(v);
@@ -180,7 +200,7 @@ mod tests {
     // u16: a pool no other code uses, so the buffers below are its only
     // ones, whichever thread runs the test (the emulated CI runs every test
     // on one thread and cannot start another).
-    pooled!(u16);
+    pooled!(u16, i16);
 
     fn pooled() -> usize {
         POOLED.with(Cell::get)
@@ -217,6 +237,32 @@ mod tests {
         } else {
             assert_eq!(kept, small);
         }
+    }
+
+    /// `reused` hands out a pooled buffer at the length asked for, with the
+    /// values it held (values some user wrote, never uninitialised memory)
+    /// and `fill` past them; `with_capacity` still starts empty. (`i16`: a
+    /// pool of this test's alone.)
+    #[test]
+    fn reused_buffers_keep_their_values_and_fill_the_rest() {
+        let a: Scratch<i16> = Scratch::filled(1000, 7);
+        let at = a.as_ptr();
+        drop(a);
+        let b: Scratch<i16> = Scratch::reused(400, 3);
+        assert_eq!((b.as_ptr(), b.len()), (at, 400));
+        assert!(b.iter().all(|&v| v == 7), "the old values are kept");
+        drop(b);
+        let c: Scratch<i16> = Scratch::reused(900, 3);
+        assert_eq!((c.as_ptr(), c.len()), (at, 900));
+        assert!(c[..400].iter().all(|&v| v == 7));
+        assert!(
+            c[400..].iter().all(|&v| v == 3),
+            "past the old values, the fill"
+        );
+        drop(c);
+        let d: Scratch<i16> = Scratch::with_capacity(10);
+        assert_eq!(d.as_ptr(), at);
+        assert!(d.is_empty());
     }
 
     /// Collecting and cloning give the values, whatever buffer they land in.

@@ -40,22 +40,18 @@ use crate::simd::{Job, MAX_LANES, Simd};
 pub(crate) const MAX_BAND_STEP: [f64; 4] = [0.0, 0.25, 0.25, 0.0];
 
 /// Planes a register's samples use at most at x steps up to ¼ (a window
-/// read by `table8`); wider windows (32 planes, `table32`) serve the rest.
+/// read by `table8`); registers that span more (see `BandAxis::wide`) take
+/// their coefficients lane by lane.
 const WINDOW: usize = 8;
 
-/// The widest window: each segment of a register takes at most two new
-/// planes.
-const WIDE_WINDOW: usize = 32;
-
 /// The x axis of a grid by bands, made for registers of `part` lanes: per
-/// column its offsets and fade, the x lattice planes in order of use, and
+/// column its offset and fade, the x lattice planes in order of use, and
 /// per register its first plane and per column its two planes relative to
 /// it.
 pub(crate) struct BandAxis {
     len: usize,
     part: usize,
     x0: Scratch<f32>,
-    x1: Scratch<f32>,
     u: Scratch<f32>,
     /// The planes' cells, padded with zeros to whole packs.
     planes: Scratch<u32>,
@@ -70,13 +66,10 @@ pub(crate) struct BandAxis {
     hi: Scratch<u8>,
     /// Per sample of each other axis (y, then z), its fade.
     other_fades: Vec<Scratch<f32>>,
-    /// Per y sample, the first later y sample in another cell (or the
-    /// count): the end of its band.
-    y_band_end: Scratch<u32>,
     /// Per y sample, its band's number (bands in order).
     y_band: Scratch<u32>,
-    /// How many bands the y axis has.
-    y_bands: usize,
+    /// Per band, its end: the first y sample of the next (or the count).
+    y_band_end: Scratch<u32>,
 }
 
 /// The most floats of corner terms a 3D fill keeps for every y band of a
@@ -85,94 +78,78 @@ const CACHED_TERMS: usize = 1 << 20;
 
 impl BandAxis {
     /// The band axis of a grid whose axes' stage 1 is `axes` (x first), for
-    /// registers of `part` lanes (at most 16).
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    /// registers of `part` lanes (at most 16). Plain scalar work, once
+    /// per fill: compiled once, not per level.
+    #[inline(never)]
     pub(crate) fn new(axes: &[AxisSamples], fade: Fade, part: usize) -> BandAxis {
         let x = &axes[0];
         let len = x.len;
         let registers = len.div_ceil(part);
         let padded = registers * part + MAX_LANES;
-        // The planes in order of use: a segment (a run of columns in one
-        // cell) shares a plane with the one before where their cells meet
-        // (either way, or across a period's wrap), else takes new ones.
-        let mut planes: Scratch<u32> = Scratch::with_capacity(2 * len + MAX_LANES);
-        // Per column its lower planes, then its upper ones.
-        let mut of = Scratch::filled(2 * len, 0u32);
-        let (lower_of, upper_of) = of.split_at_mut(len);
-        let (mut lower, mut upper) = (0u32, 0u32);
-        for i in 0..len {
-            let (c0, c1) = (x.c0[i], x.c1[i]);
-            if i == 0 {
-                planes.extend([c0, c1]);
-                (lower, upper) = (0, 1);
-            } else if (c0, c1) != (x.c0[i - 1], x.c1[i - 1]) {
-                let (p0, p1) = (x.c0[i - 1], x.c1[i - 1]);
-                let next = planes.len() as u32;
-                (lower, upper) = if c0 == p1 {
-                    planes.push(c1);
-                    (upper, next)
-                } else if c1 == p0 {
-                    planes.push(c0);
-                    (next, lower)
-                } else {
-                    planes.extend([c0, c1]);
-                    (next, next + 1)
-                };
-            }
-            (lower_of[i], upper_of[i]) = (lower, upper);
-        }
-        // Per register its lowest plane, and the widest span: each segment
-        // takes at most two new planes, so a register of at most 16 lanes
-        // spans at most 32.
-        let mut lo = Scratch::filled(padded, 0u8);
-        let mut hi = Scratch::filled(padded, 0u8);
+        let (c0, c1) = (&x.c0[..len], &x.c1[..len]);
+        // Cells that rise by at most one per column, each upper cell the
+        // next (every row without a period, or within one): the planes are
+        // the cells from the first column's on, numbered from it.
+        let rising = c0
+            .iter()
+            .zip(c1)
+            .fold(true, |ok, (&c0, &c1)| ok & (c1 == c0.wrapping_add(1)))
+            && c0
+                .windows(2)
+                .fold(true, |ok, w| ok & (w[1].wrapping_sub(w[0]) <= 1));
+        let mut planes: Scratch<u32> = Scratch::with_capacity(2 * len + MAX_LANES + WINDOW);
+        let mut lo = Scratch::with_capacity(padded);
+        let mut hi = Scratch::with_capacity(padded);
         let mut first = Scratch::with_capacity(registers);
         let mut span = 0;
-        for (k, (lower, upper)) in lower_of.chunks(part).zip(upper_of.chunks(part)).enumerate() {
-            let low = lower.iter().fold(u32::MAX, |m, &v| m.min(v));
-            let low = upper.iter().fold(low, |m, &v| m.min(v));
-            let high = lower.iter().fold(0, |m, &v| m.max(v));
-            let high = upper.iter().fold(high, |m, &v| m.max(v));
-            span = span.max(high - low + 1);
-            first.push(low as usize);
-            let at = k * part;
-            let (lo, hi) = (&mut lo[at..at + lower.len()], &mut hi[at..at + lower.len()]);
-            for (((lo, hi), &l), &u) in lo.iter_mut().zip(hi.iter_mut()).zip(lower).zip(upper) {
-                (*lo, *hi) = ((l - low) as u8, (u - low) as u8);
+        if rising {
+            let start = c0.first().copied().unwrap_or(0);
+            let count = c0.last().map_or(0, |&c| c.wrapping_sub(start) as usize + 2);
+            planes.extend((0..count as u32).map(|p| start.wrapping_add(p)));
+            for cells in c0.chunks(part) {
+                let low = cells[0];
+                first.push(low.wrapping_sub(start) as usize);
+                span = span.max(cells[cells.len() - 1].wrapping_sub(low) as usize + 2);
+                // (At most `part - 1`: the cells rise by one at most.)
+                lo.extend(cells.iter().map(|&c| c.wrapping_sub(low) as u8));
+                hi.extend(cells.iter().map(|&c| c.wrapping_sub(low) as u8 + 1));
+            }
+        } else {
+            let (lower_of, upper_of) = planes_by_segments(c0, c1, &mut planes);
+            for (lower, upper) in lower_of.chunks(part).zip(upper_of.chunks(part)) {
+                let low = lower.iter().chain(upper).fold(u32::MAX, |m, &v| m.min(v));
+                let high = lower.iter().chain(upper).fold(0, |m, &v| m.max(v));
+                span = span.max(high as usize - low as usize + 1);
+                first.push(low as usize);
+                lo.extend(lower.iter().map(|&l| (l - low) as u8));
+                hi.extend(upper.iter().map(|&u| (u - low) as u8));
             }
         }
-        let wide = span as usize > WINDOW;
+        lo.resize(padded, 0);
+        hi.resize(padded, 0);
+        let wide = span > WINDOW;
         let plane_count = planes.len();
-        planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES + WIDE_WINDOW, 0);
-        let mut x0 = Scratch::filled(padded, 0.0f32);
-        x0[..len].copy_from_slice(&x.t0[..len]);
-        let x1 = x0.iter().map(|&x0| x0 - 1.0).collect();
+        planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES + WINDOW, 0);
+        let mut x0 = Scratch::with_capacity(padded);
+        x0.extend_from_slice(&x.t0[..len]);
+        x0.resize(padded, 0.0);
         let u = fades(fade, &x0);
         let other_fades = axes[1..].iter().map(|a| fades(fade, &a.t0)).collect();
+        // The y bands: runs of samples in one y cell.
         let y = &axes[1];
-        let mut y_band_end = Scratch::filled(y.len, y.len as u32);
-        for j in (0..y.len.saturating_sub(1)).rev() {
-            let same = y.c0[j] == y.c0[j + 1] && y.c1[j] == y.c1[j + 1];
-            y_band_end[j] = if same {
-                y_band_end[j + 1]
-            } else {
-                j as u32 + 1
-            };
-        }
         let mut y_band = Scratch::with_capacity(y.len);
-        let mut band = 0u32;
+        let mut y_band_end = Scratch::with_capacity(y.len + 1);
         for j in 0..y.len {
-            if j > 0 && y_band_end[j - 1] as usize == j {
-                band += 1;
+            if j > 0 && (y.c0[j], y.c1[j]) != (y.c0[j - 1], y.c1[j - 1]) {
+                y_band_end.push(j as u32);
             }
-            y_band.push(band);
+            y_band.push(y_band_end.len() as u32);
         }
-        let y_bands = y_band.last().map_or(0, |&b| b as usize + 1);
+        y_band_end.push(y.len as u32);
         BandAxis {
             len,
             part,
             x0,
-            x1,
             u,
             planes,
             plane_count,
@@ -181,11 +158,54 @@ impl BandAxis {
             lo,
             hi,
             other_fades,
-            y_band_end,
             y_band,
-            y_bands,
+            y_band_end,
         }
     }
+
+    /// How many y bands the grid has.
+    fn y_bands(&self) -> usize {
+        self.y_band_end.len()
+    }
+}
+
+/// The x planes of columns whose cells are `c0`, `c1` in order of use,
+/// appended to `planes`, and per column its lower and upper planes: a
+/// segment (a run of columns in one cell) shares a plane with the one
+/// before where their cells meet (either way, or across a period's wrap),
+/// else takes new ones.
+fn planes_by_segments(
+    c0: &[u32],
+    c1: &[u32],
+    planes: &mut Scratch<u32>,
+) -> (Scratch<u32>, Scratch<u32>) {
+    let len = c0.len();
+    let mut lower_of = Scratch::with_capacity(len);
+    let mut upper_of = Scratch::with_capacity(len);
+    let (mut lower, mut upper) = (0u32, 0u32);
+    for i in 0..len {
+        let (a, b) = (c0[i], c1[i]);
+        if i == 0 {
+            planes.extend([a, b]);
+            (lower, upper) = (0, 1);
+        } else if (a, b) != (c0[i - 1], c1[i - 1]) {
+            let (p0, p1) = (c0[i - 1], c1[i - 1]);
+            let next = planes.len() as u32;
+            (lower, upper) = if a == p1 {
+                planes.push(b);
+                (upper, next)
+            } else if b == p0 {
+                planes.push(a);
+                (next, lower)
+            } else {
+                planes.extend([a, b]);
+                (next, next + 1)
+            };
+        }
+        lower_of.push(lower);
+        upper_of.push(upper);
+    }
+    (lower_of, upper_of)
 }
 
 /// The fade of every offset in `t`, in a loop for each fade (chosen once,
@@ -218,17 +238,11 @@ pub(crate) struct FillRowsByBands<'a, K, const D: usize> {
 impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
     type Output = ();
 
+    /// The band loop: generic over the level, the corner kind and the
+    /// dimension; the hash mode enters in [`PlaneTerms`] alone, so the
+    /// rows and the coefficients are compiled once for both modes.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
-        self.hash_mode.run(s, self)
-    }
-}
-
-impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_, K, D> {
-    type Output = ();
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn run<H: HashModeKernel>(self, s: S, r: &H::Ready<'_, S>) {
         const { assert!(D == 2 || D == 3) };
         let (x, axes) = (self.x, self.axes);
         let nx = x.len;
@@ -245,8 +259,8 @@ impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_
         // `n` lanes each).
         let terms_len = corners * 3 * planes;
         // 3D: the terms of every y band of the current z cell, when they fit.
-        let slots = match D == 3 && x.y_bands * terms_len <= CACHED_TERMS {
-            true => x.y_bands,
+        let slots = match D == 3 && x.y_bands() * terms_len <= CACHED_TERMS {
+            true => x.y_bands(),
             false => 1,
         };
         let blended_len = if D == 3 && K::SLOPED {
@@ -256,9 +270,16 @@ impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_
         };
         let registers = nx.div_ceil(n);
         let all_terms = slots * terms_len;
-        let mut buffer = Scratch::filled(all_terms + blended_len + registers * 4 * n, 0.0f32);
+        // (Reused, not zeroed: every value a sample reads is written first;
+        // what lies past the planes used only fills lanes never stored.)
+        let splats_len = 3 * n * ROWS;
+        let mut buffer = Scratch::reused(
+            all_terms + blended_len + registers * 4 * n + splats_len,
+            0.0f32,
+        );
         let (all, rest) = buffer.split_at_mut(all_terms);
-        let (blended, columns) = rest.split_at_mut(blended_len);
+        let (blended, rest) = rest.split_at_mut(blended_len);
+        let (splats, columns) = rest.split_at_mut(splats_len);
         let ny = axes[1].len;
         let y = axes[1];
         // Per slot, the cells its terms were hashed for.
@@ -269,7 +290,7 @@ impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_
             let j = row % ny;
             let k = if D == 3 { (row / ny) % axes[2].len } else { 0 };
             // The band: the following rows of this z row in the same y cell.
-            let r1 = rows.min(r0 + (x.y_band_end[j] as usize - j));
+            let r1 = rows.min(r0 + (x.y_band_end[x.y_band[j] as usize] as usize - j));
             let (cz0, cz1) = if D == 3 {
                 (axes[2].c0[k], axes[2].c1[k])
             } else {
@@ -279,30 +300,55 @@ impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for FillRowsByBands<'_
             let slot = if slots > 1 { x.y_band[j] as usize } else { 0 };
             let terms = &mut all[slot * terms_len..(slot + 1) * terms_len];
             if cached[slot] != Some(key) {
-                plane_terms::<S, K, H, D>(s, r, x, key, terms);
+                let job = PlaneTerms::<K, D> {
+                    _corners: self._corners,
+                    x,
+                    key,
+                    terms,
+                };
+                self.hash_mode.run(s, job);
                 cached[slot] = Some(key);
             }
+            let terms = &all[slot * terms_len..(slot + 1) * terms_len];
             // z's fade: value noise blends along z last, row by row, in the
             // point path's order; gradient noise's terms are blended here.
             let w = if D == 3 { x.other_fades[1][k] } else { 0.0 };
             let terms: &[f32] = if D == 3 && K::SLOPED {
-                blend_along_z(terms, planes, x.plane_count, axes[2].t0[k], w, blended);
+                blend_along_z(s, terms, (planes, x.plane_count), axes[2].t0[k], w, blended);
                 blended
             } else {
                 terms
             };
             match x.wide {
-                false => column_coefficients::<S, K, D, false>(s, x, terms, columns),
-                true => column_coefficients::<S, K, D, true>(s, x, terms, columns),
+                false => column_coefficients::<S, K, D>(s, x, terms, columns),
+                true => column_coefficients_by_lanes::<K, D>(x, terms, columns),
             }
             let band = &mut self.out[r0 * nx..r1 * nx];
             let (t, f) = (&y.t0[j..j + r1 - r0], &x.other_fades[0][j..j + r1 - r0]);
-            band_rows::<S, K, D>(s, nx, columns, (t, f), w, band, self.streaming);
+            band_rows::<S, K, D>(s, nx, columns, (t, f, w), band, self.streaming, splats);
             r0 = r1;
         }
         if self.streaming {
             s.store_fence();
         }
+    }
+}
+
+/// [`plane_terms`] as a job of the hash mode: the band loop's one part
+/// compiled per hash mode.
+struct PlaneTerms<'a, K, const D: usize> {
+    _corners: K,
+    x: &'a BandAxis,
+    key: [u32; 4],
+    terms: &'a mut [f32],
+}
+
+impl<K: Corners, S: Simd, const D: usize> WithHashMode<S> for PlaneTerms<'_, K, D> {
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<H: HashModeKernel>(self, s: S, r: &H::Ready<'_, S>) {
+        plane_terms::<S, K, H, D>(s, r, self.x, self.key, self.terms);
     }
 }
 
@@ -357,37 +403,45 @@ fn plane_terms<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
 
 /// Per y plane `b`, the gradient terms of the first `used` x planes of a
 /// 3D band blended along z at offset `t` and fade `w`, in the layout of
-/// `plane_terms`: `[b][x slope, y slope, rest]`.
+/// `plane_terms`: `[b][x slope, y slope, rest]` (whole registers: the
+/// planes past `used` hold whatever their terms make).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn blend_along_z(terms: &[f32], planes: usize, used: usize, t: f32, w: f32, blended: &mut [f32]) {
-    let at = |corner: usize, component: usize| {
-        let start = (corner * 3 + component) * planes;
-        &terms[start..start + used]
-    };
-    let t1 = t - 1.0;
+fn blend_along_z<S: Simd>(
+    s: S,
+    terms: &[f32],
+    (planes, used): (usize, usize),
+    t: f32,
+    w: f32,
+    blended: &mut [f32],
+) {
+    let n = S::LANES / S::PARTS;
+    let component = |corner: usize, c: usize| &terms[(corner * 3 + c) * planes..][..planes];
+    let (t0, t1, w) = (splat(s, t), splat(s, t - 1.0), splat(s, w));
     for b in 0..2 {
         let out = &mut blended[b * 3 * planes..(b + 1) * 3 * planes];
         let (gx, rest) = out.split_at_mut(planes);
         let (gy, rest) = rest.split_at_mut(planes);
         let (near, far) = (b, b + 2);
-        let (nx, ny, nz) = (at(near, 0), at(near, 1), at(near, 2));
-        let (fx, fy, fz) = (at(far, 0), at(far, 1), at(far, 2));
-        for p in 0..used {
-            gx[p] = nx[p] + w * (fx[p] - nx[p]);
-            gy[p] = ny[p] + w * (fy[p] - ny[p]);
-            let (a, c) = (nz[p] * t, fz[p] * t1);
-            rest[p] = a + w * (c - a);
+        let (nx, ny, nz) = (component(near, 0), component(near, 1), component(near, 2));
+        let (fx, fy, fz) = (component(far, 0), component(far, 1), component(far, 2));
+        for p in (0..used).step_by(n) {
+            let (a, c) = (s.load_one(&nx[p..]), s.load_one(&fx[p..]));
+            s.store_one(a + w * (c - a), &mut gx[p..]);
+            let (a, c) = (s.load_one(&ny[p..]), s.load_one(&fy[p..]));
+            s.store_one(a + w * (c - a), &mut gy[p..]);
+            let (a, c) = (s.load_one(&nz[p..]) * t0, s.load_one(&fz[p..]) * t1);
+            s.store_one(a + w * (c - a), &mut rest[p..]);
         }
     }
 }
 
 /// Every register of columns' coefficients, each lane's plane terms read
 /// from its register's window of planes: `[P0, Q0, P1, Q1]` (gradients;
-/// in 3D with the blended `GZ·z` terms), or the point path's lerps along x of the heights at each
-/// corner `(b, c)` of y and z, `L_bc`, as `[L_00, L_10 − L_00, L_01,
-/// L_11 − L_01]` (value noise; 2D: the first two).
+/// in 3D with the blended `GZ·z` terms), or the point path's lerps along x
+/// of the heights at each corner `(b, c)` of y and z, `L_bc`, as `[L_00,
+/// L_10 − L_00, L_01, L_11 − L_01]` (value noise; 2D: the first two).
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn column_coefficients<S: Simd, K: Corners, const D: usize, const WIDE: bool>(
+fn column_coefficients<S: Simd, K: Corners, const D: usize>(
     s: S,
     x: &BandAxis,
     terms: &[f32],
@@ -396,6 +450,20 @@ fn column_coefficients<S: Simd, K: Corners, const D: usize, const WIDE: bool>(
     let n = S::LANES / S::PARTS;
     let planes = x.planes.len();
     let registers = x.len.div_ceil(n);
+    // The terms each register reads, as slices of one length (so one
+    // bounds check covers a register's windows): gradients the x slope, y
+    // slope and rest of y planes 0 and 1; heights those of the corners
+    // `b + 2c` (empty past the corners there are).
+    let component = |i: usize| {
+        terms
+            .get(i * planes..)
+            .and_then(|t| t.get(..planes))
+            .unwrap_or(&[])
+    };
+    let slices: [&[f32]; 6] = match K::SLOPED {
+        true => std::array::from_fn(component),
+        false => std::array::from_fn(|i| component(3 * i)),
+    };
     for pack in 0..registers.div_ceil(S::PARTS) {
         let at = pack * S::LANES;
         let lower = s.load_cells(&x.lo[at..at + S::LANES]);
@@ -404,38 +472,38 @@ fn column_coefficients<S: Simd, K: Corners, const D: usize, const WIDE: bool>(
             let k = pack * S::PARTS + q;
             if k < registers {
                 let first = x.first[k];
-                let window = |b: usize, c: usize| {
-                    let start = (b * 3 + c) * planes + first;
-                    &terms[start..start + WIDE_WINDOW]
-                };
                 let (lo, hi) = (s.hashes(lower, q), s.hashes(upper, q));
                 let i = k * n;
                 let out = &mut columns[k * 4 * n..(k + 1) * 4 * n];
                 let u = s.load_one(&x.u[i..]);
                 if K::SLOPED {
                     let x0 = s.load_one(&x.x0[i..]);
-                    let x1 = s.load_one(&x.x1[i..]);
+                    let x1 = x0 - splat(s, 1.0);
                     for b in 0..2 {
-                        let (gx, gy) = (window(b, 0), window(b, 1));
-                        let mut a = lookup::<S, WIDE>(s, gx, lo) * x0;
-                        let mut c = lookup::<S, WIDE>(s, gx, hi) * x1;
+                        let gx = window(slices[3 * b], first);
+                        let mut a = s.table8(gx, lo) * x0;
+                        let mut c = s.table8(gx, hi) * x1;
                         if D == 3 {
-                            let rest = window(b, 2);
-                            a = a + lookup::<S, WIDE>(s, rest, lo);
-                            c = c + lookup::<S, WIDE>(s, rest, hi);
+                            let rest = window(slices[3 * b + 2], first);
+                            a = a + s.table8(rest, lo);
+                            c = c + s.table8(rest, hi);
                         }
                         let p = a + u * (c - a);
-                        let (g0, g1) = (lookup::<S, WIDE>(s, gy, lo), lookup::<S, WIDE>(s, gy, hi));
+                        let gy = window(slices[3 * b + 1], first);
+                        let (g0, g1) = (s.table8(gy, lo), s.table8(gy, hi));
                         let q = g0 + u * (g1 - g0);
                         s.store_one(p, &mut out[2 * b * n..]);
                         s.store_one(q, &mut out[(2 * b + 1) * n..]);
                     }
                 } else {
                     for c in 0..D - 1 {
-                        let (h0, h1) = (window(2 * c, 0), window(2 * c + 1, 0));
-                        let (a, b) = (lookup::<S, WIDE>(s, h0, lo), lookup::<S, WIDE>(s, h0, hi));
+                        let (h0, h1) = (
+                            window(slices[2 * c], first),
+                            window(slices[2 * c + 1], first),
+                        );
+                        let (a, b) = (s.table8(h0, lo), s.table8(h0, hi));
                         let l0 = a + u * (b - a);
-                        let (a, b) = (lookup::<S, WIDE>(s, h1, lo), lookup::<S, WIDE>(s, h1, hi));
+                        let (a, b) = (s.table8(h1, lo), s.table8(h1, hi));
                         let l1 = a + u * (b - a);
                         s.store_one(l0, &mut out[2 * c * n..]);
                         s.store_one(l1 - l0, &mut out[(2 * c + 1) * n..]);
@@ -446,101 +514,220 @@ fn column_coefficients<S: Simd, K: Corners, const D: usize, const WIDE: bool>(
     }
 }
 
+/// The [`WINDOW`] planes of a component's terms from `first` on.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn window(terms: &[f32], first: usize) -> &[f32; WINDOW] {
+    terms[first..first + WINDOW].try_into().unwrap()
+}
+
+/// [`column_coefficients`] lane by lane, for x axes where some register
+/// spans more planes than a window holds (coordinates so far out that
+/// consecutive samples skip cells, or periods of one or two cells): the
+/// same operations on the same terms, so the same values, in code compiled
+/// once per corner kind and dimension rather than per level.
+fn column_coefficients_by_lanes<K: Corners, const D: usize>(
+    x: &BandAxis,
+    terms: &[f32],
+    columns: &mut [f32],
+) {
+    let n = x.part;
+    let planes = x.planes.len();
+    for i in 0..x.len {
+        let (k, lane) = (i / n, i % n);
+        let first = x.first[k];
+        let at =
+            |corner: usize, c: usize, p: u8| terms[(corner * 3 + c) * planes + first + p as usize];
+        let (lo, hi, u) = (x.lo[i], x.hi[i], x.u[i]);
+        let out = &mut columns[k * 4 * n..(k + 1) * 4 * n];
+        if K::SLOPED {
+            let (x0, x1) = (x.x0[i], x.x0[i] - 1.0);
+            for b in 0..2 {
+                let mut a = at(b, 0, lo) * x0;
+                let mut c = at(b, 0, hi) * x1;
+                if D == 3 {
+                    a += at(b, 2, lo);
+                    c += at(b, 2, hi);
+                }
+                let (g0, g1) = (at(b, 1, lo), at(b, 1, hi));
+                out[2 * b * n + lane] = a + u * (c - a);
+                out[(2 * b + 1) * n + lane] = g0 + u * (g1 - g0);
+            }
+        } else {
+            for c in 0..D - 1 {
+                let (a, b) = (at(2 * c, 0, lo), at(2 * c, 0, hi));
+                let l0 = a + u * (b - a);
+                let (a, b) = (at(2 * c + 1, 0, lo), at(2 * c + 1, 0, hi));
+                let l1 = a + u * (b - a);
+                out[2 * c * n + lane] = l0;
+                out[(2 * c + 1) * n + lane] = l1 - l0;
+            }
+        }
+    }
+}
+
 /// `v` on every lane of a part.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn splat<S: Simd>(s: S, v: f32) -> S::P {
     s.part(s.splat(v), 0)
 }
 
+/// Rows of a band evaluated together: per row its y offsets and fade,
+/// broadcast, in a buffer of this many rows.
+const ROWS: usize = 64;
+
 /// The rows of one band: `out` holds whole rows, at y offsets `t` with
-/// fades `fades` (one each per row), and in 3D z's fade `w`.
+/// fades `fades` (one each per row), and in 3D z's fade `w`. Two registers
+/// of columns at a time, their coefficients held in registers down the
+/// band's rows (in chunks of [`ROWS`]), each row's broadcast offsets and
+/// fade read from `splats` (`3 · ROWS` registers); streamed outputs go row by row instead, whole
+/// packs at a time.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn band_rows<S: Simd, K: Corners, const D: usize>(
+    s: S,
+    nx: usize,
+    columns: &[f32],
+    (t, fades, w): (&[f32], &[f32], f32),
+    out: &mut [f32],
+    streaming: bool,
+    splats: &mut [f32],
+) {
+    if streaming {
+        return streamed_rows::<S, K, D>(s, nx, columns, (t, fades), w, out);
+    }
+    let w = splat(s, w);
+    let n = S::LANES / S::PARTS;
+    let whole = nx / n;
+    let chunks = out
+        .chunks_mut(ROWS * nx)
+        .zip(t.chunks(ROWS).zip(fades.chunks(ROWS)));
+    for (chunk, (t, fades)) in chunks {
+        for ((y, &t), &f) in splats.chunks_exact_mut(3 * n).zip(t).zip(fades) {
+            s.store_one(splat(s, t), &mut y[..n]);
+            s.store_one(splat(s, t - 1.0), &mut y[n..2 * n]);
+            s.store_one(splat(s, f), &mut y[2 * n..]);
+        }
+        let splats = &splats[..3 * n * t.len()];
+        let mut k = 0;
+        while k + 2 <= whole {
+            let a = coefficients(s, &columns[k * 4 * n..]);
+            let b = coefficients(s, &columns[(k + 1) * 4 * n..]);
+            for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
+                let y = [
+                    s.load_one(y),
+                    s.load_one(&y[n..]),
+                    s.load_one(&y[2 * n..]),
+                    w,
+                ];
+                let dst = &mut row[k * n..(k + 2) * n];
+                s.store_one(sample::<S, K, D>(a, y), &mut dst[..n]);
+                s.store_one(sample::<S, K, D>(b, y), &mut dst[n..]);
+            }
+            k += 2;
+        }
+        if k < whole {
+            let a = coefficients(s, &columns[k * 4 * n..]);
+            for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
+                let y = [
+                    s.load_one(y),
+                    s.load_one(&y[n..]),
+                    s.load_one(&y[2 * n..]),
+                    w,
+                ];
+                s.store_one(sample::<S, K, D>(a, y), &mut row[k * n..(k + 1) * n]);
+            }
+        }
+        if !nx.is_multiple_of(n) {
+            // The last, partial register, through a padded buffer.
+            let a = coefficients(s, &columns[whole * 4 * n..]);
+            for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
+                let y = [
+                    s.load_one(y),
+                    s.load_one(&y[n..]),
+                    s.load_one(&y[2 * n..]),
+                    w,
+                ];
+                let mut padded = [0.0f32; MAX_LANES];
+                s.store_one(sample::<S, K, D>(a, y), &mut padded);
+                let tail = &mut row[whole * n..];
+                let len = tail.len();
+                tail.copy_from_slice(&padded[..len]);
+            }
+        }
+    }
+}
+
+/// [`band_rows`] for outputs much larger than the caches: row by row, whole
+/// packs of registers streamed out with non-temporal stores.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn streamed_rows<S: Simd, K: Corners, const D: usize>(
     s: S,
     nx: usize,
     columns: &[f32],
     (t, fades): (&[f32], &[f32]),
     w: f32,
     out: &mut [f32],
-    streaming: bool,
 ) {
     let w = splat(s, w);
     let n = S::LANES / S::PARTS;
     let whole = nx / n;
+    let packs = whole / S::PARTS;
     let (body_columns, tail_columns) = columns.split_at(whole * 4 * n);
     for ((row, &t), &f) in out.chunks_exact_mut(nx).zip(t).zip(fades) {
-        let (y0, y1, v) = (splat(s, t), splat(s, t - 1.0), splat(s, f));
+        let y = [splat(s, t), splat(s, t - 1.0), splat(s, f), w];
         let (body, tail) = row.split_at_mut(whole * n);
-        if streaming {
-            // Whole packs of registers, streamed out; the rest as usual.
-            let packs = whole / S::PARTS;
-            for (g, dst) in body.chunks_exact_mut(S::LANES).enumerate() {
-                let mut pack = s.splat(0.0);
-                super::for_each_part!(S, |q| {
-                    let k = g * S::PARTS + q;
-                    let c = &body_columns[k * 4 * n..(k + 1) * 4 * n];
-                    s.set_part(&mut pack, q, sample::<S, K, D>(s, c, [y0, y1, v, w]));
-                });
-                s.store_streaming(pack, dst);
-            }
-            let done = packs * S::PARTS;
-            let rest = &mut body[done * n..];
-            for (dst, c) in rest
-                .chunks_exact_mut(n)
-                .zip(body_columns[done * 4 * n..].chunks_exact(4 * n))
-            {
-                s.store_one(sample::<S, K, D>(s, c, [y0, y1, v, w]), dst);
-            }
-        } else {
-            for (dst, c) in body
-                .chunks_exact_mut(n)
-                .zip(body_columns.chunks_exact(4 * n))
-            {
-                s.store_one(sample::<S, K, D>(s, c, [y0, y1, v, w]), dst);
-            }
+        for (g, dst) in body.chunks_exact_mut(S::LANES).enumerate() {
+            let mut pack = s.splat(0.0);
+            super::for_each_part!(S, |q| {
+                let k = g * S::PARTS + q;
+                let c = coefficients(s, &body_columns[k * 4 * n..]);
+                s.set_part(&mut pack, q, sample::<S, K, D>(c, y));
+            });
+            s.store_streaming(pack, dst);
+        }
+        let done = packs * S::PARTS;
+        let rest = body[done * n..].chunks_exact_mut(n);
+        for (dst, c) in rest.zip(body_columns[done * 4 * n..].chunks_exact(4 * n)) {
+            s.store_one(sample::<S, K, D>(coefficients(s, c), y), dst);
         }
         if !tail.is_empty() {
-            // The last, partial register, through a padded buffer.
             let mut padded = [0.0f32; MAX_LANES];
-            s.store_one(
-                sample::<S, K, D>(s, tail_columns, [y0, y1, v, w]),
-                &mut padded,
-            );
-            tail.copy_from_slice(&padded[..tail.len()]);
+            let c = coefficients(s, tail_columns);
+            s.store_one(sample::<S, K, D>(c, y), &mut padded);
+            let len = tail.len();
+            tail.copy_from_slice(&padded[..len]);
         }
     }
 }
 
-/// One register of a row from its columns' coefficients `c` (`n` lanes
-/// each, see `column_coefficients`) at y offsets `y0`, `y1`, y's fade `v`
-/// and (value noise in 3D) z's fade `w`. (A function, not a closure:
-/// closures do not take the level's target features, and their intrinsics
-/// would be calls.)
+/// A register of columns' coefficients (see `column_coefficients`), loaded.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn sample<S: Simd, K: Corners, const D: usize>(s: S, c: &[f32], [y0, y1, v, w]: [S::P; 4]) -> S::P {
+fn coefficients<S: Simd>(s: S, c: &[f32]) -> [S::P; 4] {
     let n = S::LANES / S::PARTS;
     let c = &c[..4 * n];
-    let (c0, c1) = (s.load_one(&c[..n]), s.load_one(&c[n..2 * n]));
+    [
+        s.load_one(c),
+        s.load_one(&c[n..]),
+        s.load_one(&c[2 * n..]),
+        s.load_one(&c[3 * n..]),
+    ]
+}
+
+/// One register of a row from its columns' coefficients `c` at y offsets
+/// `y0`, `y1`, y's fade `v` and (value noise in 3D) z's fade `w`. (A
+/// function, not a closure: closures do not take the level's target
+/// features, and their intrinsics would be calls.)
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn sample<S: Simd, K: Corners, const D: usize>(c: [S::P; 4], [y0, y1, v, w]: [S::P; 4]) -> S::P {
+    let [c0, c1, c2, c3] = c;
     if K::SLOPED {
         let t0 = c0 + y0 * c1;
-        let t1 = s.load_one(&c[2 * n..3 * n]) + y1 * s.load_one(&c[3 * n..]);
+        let t1 = c2 + y1 * c3;
         t0 + v * (t1 - t0)
     } else if D == 3 {
         let near = c0 + v * c1;
-        let far = s.load_one(&c[2 * n..3 * n]) + v * s.load_one(&c[3 * n..]);
+        let far = c2 + v * c3;
         near + w * (far - near)
     } else {
         c0 + v * c1
-    }
-}
-
-/// `t[h]` per lane, from a window of [`WINDOW`] planes (`table8`) or, when
-/// `WIDE`, of [`WIDE_WINDOW`] (`table32`): the same values either way.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn lookup<S: Simd, const WIDE: bool>(s: S, t: &[f32], h: S::H) -> S::P {
-    if WIDE {
-        s.table32(t[..WIDE_WINDOW].try_into().unwrap(), h)
-    } else {
-        s.table8(t[..WINDOW].try_into().unwrap(), h)
     }
 }
