@@ -127,6 +127,8 @@ impl BandAxis {
         }
         lo.resize(padded, 0);
         hi.resize(padded, 0);
+        // Whole packs of registers (the padding's first plane is 0).
+        first.resize(registers.div_ceil(MAX_LANES) * MAX_LANES, 0);
         let wide = span > WINDOW;
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES + WINDOW, 0);
@@ -136,16 +138,21 @@ impl BandAxis {
         let u = fades(fade, &x0);
         let other_fades = axes[1..].iter().map(|a| fades(fade, &a.t0)).collect();
         // The y bands: runs of samples in one y cell.
-        let y = &axes[1];
-        let mut y_band = Scratch::with_capacity(y.len);
-        let mut y_band_end = Scratch::with_capacity(y.len + 1);
-        for j in 0..y.len {
-            if j > 0 && (y.c0[j], y.c1[j]) != (y.c0[j - 1], y.c1[j - 1]) {
-                y_band_end.push(j as u32);
-            }
-            y_band.push(y_band_end.len() as u32);
+        let (yc0, yc1) = (&axes[1].c0[..axes[1].len], &axes[1].c1[..axes[1].len]);
+        let mut y_band_end = Scratch::with_capacity(yc0.len() + 1);
+        let changes = yc0.windows(2).zip(yc1.windows(2)).enumerate();
+        y_band_end.extend(
+            changes
+                .filter(|(_, (c0, c1))| c0[0] != c0[1] || c1[0] != c1[1])
+                .map(|(j, _)| j as u32 + 1),
+        );
+        y_band_end.push(yc0.len() as u32);
+        let mut y_band = Scratch::with_capacity(yc0.len());
+        let mut start = 0;
+        for (band, &end) in y_band_end.iter().enumerate() {
+            y_band.extend(std::iter::repeat_n(band as u32, end as usize - start));
+            start = end as usize;
         }
-        y_band_end.push(y.len as u32);
         BandAxis {
             len,
             part,
@@ -274,7 +281,7 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
         // what lies past the planes used only fills lanes never stored.)
         let splats_len = 3 * n * ROWS;
         let mut buffer = Scratch::reused(
-            all_terms + blended_len + registers * 4 * n + splats_len,
+            all_terms + blended_len + registers.div_ceil(S::PARTS) * S::PARTS * 4 * n + splats_len,
             0.0f32,
         );
         let (all, rest) = buffer.split_at_mut(all_terms);
@@ -464,20 +471,28 @@ fn column_coefficients<S: Simd, K: Corners, const D: usize>(
         true => std::array::from_fn(component),
         false => std::array::from_fn(|i| component(3 * i)),
     };
-    for pack in 0..registers.div_ceil(S::PARTS) {
-        let at = pack * S::LANES;
-        let lower = s.load_cells(&x.lo[at..at + S::LANES]);
-        let upper = s.load_cells(&x.hi[at..at + S::LANES]);
+    // Per pack of registers, its slices (each checked once; a part's
+    // offsets in them are constants).
+    let packs = (x.lo.chunks_exact(S::LANES).zip(x.hi.chunks_exact(S::LANES)))
+        .zip(x.u.chunks_exact(S::LANES).zip(x.x0.chunks_exact(S::LANES)))
+        .zip(
+            x.first
+                .chunks_exact(S::PARTS)
+                .zip(columns.chunks_exact_mut(S::PARTS * 4 * n)),
+        )
+        .take(registers.div_ceil(S::PARTS))
+        .enumerate();
+    for (pack, (((lo, hi), (us, x0s)), (firsts, outs))) in packs {
+        let lower = s.load_cells(lo);
+        let upper = s.load_cells(hi);
         super::for_each_part!(S, |q| {
-            let k = pack * S::PARTS + q;
-            if k < registers {
-                let first = x.first[k];
+            if pack * S::PARTS + q < registers {
+                let first = firsts[q];
                 let (lo, hi) = (s.hashes(lower, q), s.hashes(upper, q));
-                let i = k * n;
-                let out = &mut columns[k * 4 * n..(k + 1) * 4 * n];
-                let u = s.load_one(&x.u[i..]);
+                let out = &mut outs[q * 4 * n..(q + 1) * 4 * n];
+                let u = s.load_one(&us[q * n..]);
                 if K::SLOPED {
-                    let x0 = s.load_one(&x.x0[i..]);
+                    let x0 = s.load_one(&x0s[q * n..]);
                     let x1 = x0 - splat(s, 1.0);
                     for b in 0..2 {
                         let gx = window(slices[3 * b], first);
