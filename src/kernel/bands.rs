@@ -98,37 +98,51 @@ impl BandAxis {
                 .windows(2)
                 .fold(true, |ok, w| ok & (w[1].wrapping_sub(w[0]) <= 1));
         let mut planes: Scratch<u32> = Scratch::with_capacity(2 * len + MAX_LANES + WINDOW);
-        let mut lo = Scratch::with_capacity(padded);
-        let mut hi = Scratch::with_capacity(padded);
-        let mut first = Scratch::with_capacity(registers);
+        let mut lo = Scratch::filled(padded, 0u8);
+        let mut hi = Scratch::filled(padded, 0u8);
+        // Whole packs of registers (the padding's first plane is 0).
+        let mut first = Scratch::filled(registers.div_ceil(MAX_LANES) * MAX_LANES, 0);
         let mut span = 0;
         if rising {
             let start = c0.first().copied().unwrap_or(0);
             let count = c0.last().map_or(0, |&c| c.wrapping_sub(start) as usize + 2);
             planes.extend((0..count as u32).map(|p| start.wrapping_add(p)));
-            for cells in c0.chunks(part) {
+            for ((cells, lo), first) in c0
+                .chunks(part)
+                .zip(lo.chunks_mut(part))
+                .zip(first.iter_mut())
+            {
                 let low = cells[0];
-                first.push(low.wrapping_sub(start) as usize);
+                *first = low.wrapping_sub(start) as usize;
                 span = span.max(cells[cells.len() - 1].wrapping_sub(low) as usize + 2);
                 // (At most `part - 1`: the cells rise by one at most.)
-                lo.extend(cells.iter().map(|&c| c.wrapping_sub(low) as u8));
-                hi.extend(cells.iter().map(|&c| c.wrapping_sub(low) as u8 + 1));
+                for (lo, &c) in lo.iter_mut().zip(cells) {
+                    *lo = c.wrapping_sub(low) as u8;
+                }
+            }
+            for (hi, &lo) in hi[..len].iter_mut().zip(&lo[..len]) {
+                *hi = lo + 1;
             }
         } else {
             let (lower_of, upper_of) = planes_by_segments(c0, c1, &mut planes);
-            for (lower, upper) in lower_of.chunks(part).zip(upper_of.chunks(part)) {
+            let registers = lower_of.chunks(part).zip(upper_of.chunks(part));
+            let out = lo
+                .chunks_mut(part)
+                .zip(hi.chunks_mut(part))
+                .zip(first.iter_mut());
+            for ((lower, upper), ((lo, hi), first)) in registers.zip(out) {
                 let low = lower.iter().chain(upper).fold(u32::MAX, |m, &v| m.min(v));
                 let high = lower.iter().chain(upper).fold(0, |m, &v| m.max(v));
                 span = span.max(high as usize - low as usize + 1);
-                first.push(low as usize);
-                lo.extend(lower.iter().map(|&l| (l - low) as u8));
-                hi.extend(upper.iter().map(|&u| (u - low) as u8));
+                *first = low as usize;
+                for (lo, &l) in lo.iter_mut().zip(lower) {
+                    *lo = (l - low) as u8;
+                }
+                for (hi, &u) in hi.iter_mut().zip(upper) {
+                    *hi = (u - low) as u8;
+                }
             }
         }
-        lo.resize(padded, 0);
-        hi.resize(padded, 0);
-        // Whole packs of registers (the padding's first plane is 0).
-        first.resize(registers.div_ceil(MAX_LANES) * MAX_LANES, 0);
         let wide = span > WINDOW;
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES + WINDOW, 0);
@@ -587,8 +601,11 @@ fn splat<S: Simd>(s: S, v: f32) -> S::P {
 }
 
 /// Rows of a band evaluated together: per row its y offsets and fade,
-/// broadcast, in a buffer of this many rows.
+/// broadcast, in a buffer of this many rows (at most).
 const ROWS: usize = 64;
+
+/// Bytes of output a chunk of rows spans at most (half of a 32 KiB L1).
+const CHUNK_BYTES: usize = 16 << 10;
 
 /// The rows of one band: `out` holds whole rows, at y offsets `t` with
 /// fades `fades` (one each per row), and in 3D z's fade `w`. Two registers
@@ -612,9 +629,13 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
     let w = splat(s, w);
     let n = S::LANES / S::PARTS;
     let whole = nx / n;
+    // Rows per chunk: as many as keep a chunk's output within
+    // `CHUNK_BYTES` (a column of registers down more rows than that reaches
+    // too many lines at once, and wide rows go faster in row order).
+    let rows = (CHUNK_BYTES / (4 * nx)).clamp(1, ROWS);
     let chunks = out
-        .chunks_mut(ROWS * nx)
-        .zip(t.chunks(ROWS).zip(fades.chunks(ROWS)));
+        .chunks_mut(rows * nx)
+        .zip(t.chunks(rows).zip(fades.chunks(rows)));
     for (chunk, (t, fades)) in chunks {
         for ((y, &t), &f) in splats.chunks_exact_mut(3 * n).zip(t).zip(fades) {
             s.store_one(splat(s, t), &mut y[..n]);
