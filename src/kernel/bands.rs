@@ -648,12 +648,7 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
             let a = coefficients(s, &columns[k * 4 * n..]);
             let b = coefficients(s, &columns[(k + 1) * 4 * n..]);
             for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
-                let y = [
-                    s.load_one(y),
-                    s.load_one(&y[n..]),
-                    s.load_one(&y[2 * n..]),
-                    w,
-                ];
+                let y = row_inputs(s, y, w);
                 let dst = &mut row[k * n..(k + 2) * n];
                 s.store_one(sample::<S, K, D>(a, y), &mut dst[..n]);
                 s.store_one(sample::<S, K, D>(b, y), &mut dst[n..]);
@@ -663,12 +658,7 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
         if k < whole {
             let a = coefficients(s, &columns[k * 4 * n..]);
             for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
-                let y = [
-                    s.load_one(y),
-                    s.load_one(&y[n..]),
-                    s.load_one(&y[2 * n..]),
-                    w,
-                ];
+                let y = row_inputs(s, y, w);
                 s.store_one(sample::<S, K, D>(a, y), &mut row[k * n..(k + 1) * n]);
             }
         }
@@ -676,12 +666,7 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
             // The last, partial register, through a padded buffer.
             let a = coefficients(s, &columns[whole * 4 * n..]);
             for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
-                let y = [
-                    s.load_one(y),
-                    s.load_one(&y[n..]),
-                    s.load_one(&y[2 * n..]),
-                    w,
-                ];
+                let y = row_inputs(s, y, w);
                 let mut padded = [0.0f32; MAX_LANES];
                 s.store_one(sample::<S, K, D>(a, y), &mut padded);
                 let tail = &mut row[whole * n..];
@@ -733,6 +718,19 @@ fn streamed_rows<S: Simd, K: Corners, const D: usize>(
             tail.copy_from_slice(&padded[..len]);
         }
     }
+}
+
+/// A row's inputs to [`sample`]: its broadcast y offsets and fade from
+/// `y` (`[y0, y1, v]`, a register each), and z's fade `w`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn row_inputs<S: Simd>(s: S, y: &[f32], w: S::P) -> [S::P; 4] {
+    let n = S::LANES / S::PARTS;
+    [
+        s.load_one(y),
+        s.load_one(&y[n..]),
+        s.load_one(&y[2 * n..]),
+        w,
+    ]
 }
 
 /// A register of columns' coefficients (see `column_coefficients`), loaded.
