@@ -104,6 +104,22 @@ impl<const D: usize> Grid<D> {
         self.origin[axis] + (self.offset[axis] + index) as f64 * self.step[axis]
     }
 
+    /// [`Grid::coord`] of every local sample on `axis`, through `i32` where
+    /// the global indices fit (a conversion that vectorises and gives the
+    /// same `f64`).
+    pub(crate) fn coords(&self, axis: usize) -> crate::scratch::Scratch<f64> {
+        let (first, len) = (self.offset[axis], self.size[axis]);
+        match i32::try_from(first.saturating_add(len)) {
+            Ok(end) => {
+                let (origin, step) = (self.origin[axis], self.step[axis]);
+                (first as i32..end)
+                    .map(|i| origin + f64::from(i) * step)
+                    .collect()
+            }
+            Err(_) => (0..len).map(|i| self.coord(axis, i)).collect(),
+        }
+    }
+
     /// The number of samples, after checking that the grid can be filled:
     /// finite origin and step, every sample position finite, and a sample
     /// count that fits in `usize`.

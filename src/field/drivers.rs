@@ -349,26 +349,12 @@ fn grid_len<const D: usize>(grid: &Grid<D>, out: &[f32]) -> Result<usize, Error>
     Ok(len)
 }
 
-/// Every sample position of each axis of `grid` ([`Grid::coord`]; through
-/// `i32` where the sample indices fit, a conversion that vectorises and
-/// gives the same `f64`).
+/// Every sample position of each axis of `grid`.
 fn grid_axes<const D: usize>(grid: &Grid<D>) -> [GridAxis; D] {
-    let (size, step) = (grid.size(), grid.step());
-    std::array::from_fn(|a| {
-        let first = grid.offset()[a];
-        let coords = match i32::try_from(first.saturating_add(size[a])) {
-            Ok(_) => {
-                let (origin, step) = (grid.origin()[a], step[a]);
-                (first as i32..(first + size[a]) as i32)
-                    .map(|i| origin + f64::from(i) * step)
-                    .collect()
-            }
-            Err(_) => (0..size[a]).map(|i| grid.coord(a, i)).collect(),
-        };
-        GridAxis {
-            coords,
-            step: step[a],
-        }
+    let step = grid.step();
+    std::array::from_fn(|a| GridAxis {
+        coords: grid.coords(a),
+        step: step[a],
     })
 }
 
