@@ -26,6 +26,9 @@
 //! rounding only (within 4e-7, tested in `suite/tests/grid.rs`); the value
 //! of a sample depends on its own coordinates alone, never on the window,
 //! the tile or the level, so windows and tiles join bit for bit.
+//!
+//! A 2D window at most [`narrow::NARROW_COLUMNS`] wide goes by the same
+//! bands transposed, its lanes along the rows ([`narrow`]).
 
 use super::grid_rows::AxisSamples;
 use super::{Corners, HashModeKernel, HashModeRef, WithHashMode};
@@ -34,6 +37,8 @@ use crate::fade::faded;
 use crate::scratch::Scratch;
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, Simd};
+
+mod narrow;
 
 /// Grid rows of `D`-dimensional noise go by bands when both the x and the
 /// y step are at most `MAX_BAND_STEP[D - 1]` (0: never).
@@ -51,7 +56,8 @@ const WINDOW: usize = 8;
 pub(crate) struct BandAxis {
     len: usize,
     part: usize,
-    x0: Scratch<f32>,
+    /// Per column, x's fade (of the x axis's offsets, padded to whole
+    /// packs).
     u: Scratch<f32>,
     /// The planes' cells, padded with zeros to whole packs.
     planes: Scratch<u32>,
@@ -89,40 +95,48 @@ impl BandAxis {
         let (c0, c1) = (&x.c0[..len], &x.c1[..len]);
         // Cells that rise by at most one per column, each upper cell the
         // next (every row without a period, or within one): the planes are
-        // the cells from the first column's on, numbered from it.
+        // the cells from the first column's on, numbered from it. (Folds
+        // over slices, without an early exit: vectorised.)
         let rising = c0
             .iter()
             .zip(c1)
             .fold(true, |ok, (&c0, &c1)| ok & (c1 == c0.wrapping_add(1)))
             && c0
-                .windows(2)
-                .fold(true, |ok, w| ok & (w[1].wrapping_sub(w[0]) <= 1));
+                .iter()
+                .zip(c0.get(1..).unwrap_or(&[]))
+                .fold(true, |ok, (&a, &b)| ok & (b.wrapping_sub(a) <= 1));
         let mut planes: Scratch<u32> = Scratch::with_capacity(2 * len + MAX_LANES + WINDOW);
-        let mut lo = Scratch::filled(padded, 0u8);
-        let mut hi = Scratch::filled(padded, 0u8);
+        // (Reused, not zeroed: every value is written below.)
+        let mut lo = Scratch::reused(padded, 0u8);
+        let mut hi = Scratch::reused(padded, 0u8);
         // Whole packs of registers (the padding's first plane is 0).
-        let mut first = Scratch::filled(registers.div_ceil(MAX_LANES) * MAX_LANES, 0);
-        let mut span = 0;
+        let mut first = Scratch::reused(registers.div_ceil(MAX_LANES) * MAX_LANES, 0);
+        first[registers..].fill(0);
+        let span;
         if rising {
             let start = c0.first().copied().unwrap_or(0);
             let count = c0.last().map_or(0, |&c| c.wrapping_sub(start) as usize + 2);
             planes.extend((0..count as u32).map(|p| start.wrapping_add(p)));
-            for ((cells, lo), first) in c0
-                .chunks(part)
-                .zip(lo.chunks_mut(part))
-                .zip(first.iter_mut())
-            {
-                let low = cells[0];
-                *first = low.wrapping_sub(start) as usize;
-                span = span.max(cells[cells.len() - 1].wrapping_sub(low) as usize + 2);
-                // (At most `part - 1`: the cells rise by one at most.)
-                for (lo, &c) in lo.iter_mut().zip(cells) {
-                    *lo = c.wrapping_sub(low) as u8;
+            for (first, cells) in first.iter_mut().zip(c0.chunks(part)) {
+                *first = cells[0].wrapping_sub(start) as usize;
+            }
+            // Each column's plane less its register's first (at most
+            // `part - 1`: the cells rise by one at most).
+            match part {
+                8 => lower_planes::<8>(c0, &mut lo),
+                4 => lower_planes::<4>(c0, &mut lo),
+                _ => {
+                    for (lo, cells) in lo.chunks_mut(part).zip(c0.chunks(part)) {
+                        for (lo, &c) in lo.iter_mut().zip(cells) {
+                            *lo = c.wrapping_sub(cells[0]) as u8;
+                        }
+                    }
                 }
             }
-            for (hi, &lo) in hi[..len].iter_mut().zip(&lo[..len]) {
+            for (hi, &lo) in hi.iter_mut().zip(&lo[..len]) {
                 *hi = lo + 1;
             }
+            span = lo[..len].iter().fold(0, |m, &l| m.max(l)) as usize + 2;
         } else {
             let (lower_of, upper_of) = planes_by_segments(c0, c1, &mut planes);
             let registers = lower_of.chunks(part).zip(upper_of.chunks(part));
@@ -130,10 +144,11 @@ impl BandAxis {
                 .chunks_mut(part)
                 .zip(hi.chunks_mut(part))
                 .zip(first.iter_mut());
+            let mut widest = 0;
             for ((lower, upper), ((lo, hi), first)) in registers.zip(out) {
                 let low = lower.iter().chain(upper).fold(u32::MAX, |m, &v| m.min(v));
                 let high = lower.iter().chain(upper).fold(0, |m, &v| m.max(v));
-                span = span.max(high as usize - low as usize + 1);
+                widest = widest.max(high as usize - low as usize + 1);
                 *first = low as usize;
                 for (lo, &l) in lo.iter_mut().zip(lower) {
                     *lo = (l - low) as u8;
@@ -142,35 +157,43 @@ impl BandAxis {
                     *hi = (u - low) as u8;
                 }
             }
+            span = widest;
         }
+        lo[len..].fill(0);
+        hi[len..].fill(0);
         let wide = span > WINDOW;
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES + WINDOW, 0);
-        let mut x0 = Scratch::with_capacity(padded);
-        x0.extend_from_slice(&x.t0[..len]);
-        x0.resize(padded, 0.0);
-        let u = fades(fade, &x0);
+        // x's offsets are its samples' (padded to whole packs of 16 lanes).
+        let u = fades(fade, &x.t0);
         let other_fades = axes[1..].iter().map(|a| fades(fade, &a.t0)).collect();
-        // The y bands: runs of samples in one y cell.
+        // The y bands: runs of samples in one y cell. (Reused, not zeroed:
+        // every value is written.)
         let (yc0, yc1) = (&axes[1].c0[..axes[1].len], &axes[1].c1[..axes[1].len]);
-        let mut y_band_end = Scratch::with_capacity(yc0.len() + 1);
-        let changes = yc0.windows(2).zip(yc1.windows(2)).enumerate();
-        y_band_end.extend(
-            changes
-                .filter(|(_, (c0, c1))| c0[0] != c0[1] || c1[0] != c1[1])
-                .map(|(j, _)| j as u32 + 1),
-        );
-        y_band_end.push(yc0.len() as u32);
-        let mut y_band = Scratch::with_capacity(yc0.len());
-        let mut start = 0;
-        for (band, &end) in y_band_end.iter().enumerate() {
-            y_band.extend(std::iter::repeat_n(band as u32, end as usize - start));
-            start = end as usize;
+        let ny = yc0.len();
+        let mut y_band = Scratch::reused(ny, 0u32);
+        // Per band, one past its last sample: every sample writes its
+        // band's end (no branch), the last one's stays.
+        let mut y_band_end = Scratch::reused(ny + 1, 0u32);
+        let mut band = 0;
+        let mut previous = (yc0.first().copied(), yc1.first().copied());
+        for ((y_band, &c0), &c1) in y_band.iter_mut().zip(yc0).zip(yc1) {
+            band += u32::from(previous != (Some(c0), Some(c1)));
+            previous = (Some(c0), Some(c1));
+            *y_band = band;
+        }
+        for (j, &band) in y_band.iter().enumerate() {
+            if let Some(end) = y_band_end.get_mut(band as usize) {
+                *end = j as u32 + 1;
+            }
+        }
+        y_band_end.truncate(if ny == 0 { 1 } else { band as usize + 1 });
+        if ny == 0 {
+            y_band_end[0] = 0;
         }
         BandAxis {
             len,
             part,
-            x0,
             u,
             planes,
             plane_count,
@@ -229,6 +252,23 @@ fn planes_by_segments(
     (lower_of, upper_of)
 }
 
+/// Per column, its cell less the first cell of its register of `P`
+/// columns, for cells that rise by at most one per column (so below `P`):
+/// fixed-size chunks, so the loop is a few vector operations per register.
+fn lower_planes<const P: usize>(c0: &[u32], lo: &mut [u8]) {
+    let whole = c0.len() - c0.len() % P;
+    for (lo, cells) in lo.chunks_exact_mut(P).zip(c0[..whole].chunks_exact(P)) {
+        let cells: &[u32; P] = cells.try_into().unwrap();
+        for (lo, &c) in lo.iter_mut().zip(cells) {
+            *lo = c.wrapping_sub(cells[0]) as u8;
+        }
+    }
+    let tail = &c0[whole..];
+    for (lo, &c) in lo[whole..].iter_mut().zip(tail) {
+        *lo = c.wrapping_sub(tail[0]) as u8;
+    }
+}
+
 /// The fade of every offset in `t`, in a loop for each fade (chosen once,
 /// so the loop is a few vector operations per 4 or 8 offsets); the row
 /// paths' too.
@@ -271,6 +311,11 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
         debug_assert_eq!(x.part, n);
         if nx == 0 || self.out.is_empty() {
             return;
+        }
+        if D == 2 && nx <= narrow::NARROW_COLUMNS && !x.wide && !self.streaming {
+            let modes = (self.hash_mode, self._corners);
+            let axes = [axes[0], axes[1]];
+            return narrow::narrow_rows::<S, K>(s, modes, x, axes, self.first_row, self.out);
         }
         let rows = self.out.len() / nx;
         let planes = x.planes.len();
@@ -341,8 +386,8 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
                 terms
             };
             match x.wide {
-                false => column_coefficients::<S, K, D>(s, x, terms, columns),
-                true => column_coefficients_by_lanes::<K, D>(x, terms, columns),
+                false => column_coefficients::<S, K, D>(s, (x, &axes[0].t0), terms, columns),
+                true => column_coefficients_by_lanes::<K, D>((x, &axes[0].t0), terms, columns),
             }
             let band = &mut self.out[r0 * nx..r1 * nx];
             let (t, f) = (&y.t0[j..j + r1 - r0], &x.other_fades[0][j..j + r1 - r0]);
@@ -464,7 +509,7 @@ fn blend_along_z<S: Simd>(
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn column_coefficients<S: Simd, K: Corners, const D: usize>(
     s: S,
-    x: &BandAxis,
+    (x, t0): (&BandAxis, &[f32]),
     terms: &[f32],
     columns: &mut [f32],
 ) {
@@ -488,7 +533,7 @@ fn column_coefficients<S: Simd, K: Corners, const D: usize>(
     // Per pack of registers, its slices (each checked once; a part's
     // offsets in them are constants).
     let packs = (x.lo.chunks_exact(S::LANES).zip(x.hi.chunks_exact(S::LANES)))
-        .zip(x.u.chunks_exact(S::LANES).zip(x.x0.chunks_exact(S::LANES)))
+        .zip(x.u.chunks_exact(S::LANES).zip(t0.chunks_exact(S::LANES)))
         .zip(
             x.first
                 .chunks_exact(S::PARTS)
@@ -555,13 +600,13 @@ fn window(terms: &[f32], first: usize) -> &[f32; WINDOW] {
 /// same operations on the same terms, so the same values, in code compiled
 /// once per corner kind and dimension rather than per level.
 fn column_coefficients_by_lanes<K: Corners, const D: usize>(
-    x: &BandAxis,
+    (x, t0): (&BandAxis, &[f32]),
     terms: &[f32],
     columns: &mut [f32],
 ) {
     let n = x.part;
     let planes = x.planes.len();
-    for i in 0..x.len {
+    for (i, &x0) in t0.iter().enumerate().take(x.len) {
         let (k, lane) = (i / n, i % n);
         let first = x.first[k];
         let at =
@@ -569,7 +614,7 @@ fn column_coefficients_by_lanes<K: Corners, const D: usize>(
         let (lo, hi, u) = (x.lo[i], x.hi[i], x.u[i]);
         let out = &mut columns[k * 4 * n..(k + 1) * 4 * n];
         if K::SLOPED {
-            let (x0, x1) = (x.x0[i], x.x0[i] - 1.0);
+            let x1 = x0 - 1.0;
             for b in 0..2 {
                 let mut a = at(b, 0, lo) * x0;
                 let mut c = at(b, 0, hi) * x1;

@@ -86,11 +86,17 @@ impl AxisSamples {
         const ROUND: f64 = 6_755_399_441_055_744.0;
         let len = coords.len();
         let padded = len.div_ceil(MAX_LANES) * MAX_LANES;
+        // (Reused, not zeroed: every sample is written below, the padding
+        // after it.)
         let (mut c0, mut c1, mut t0) = (
-            Scratch::filled(padded, 0),
-            Scratch::filled(padded, 0),
-            Scratch::filled(padded, 0.0),
+            Scratch::reused(padded, 0),
+            Scratch::reused(padded, 0),
+            Scratch::reused(padded, 0.0),
         );
+        for v in [&mut c0[len..], &mut c1[len..]] {
+            v.fill(0);
+        }
+        t0[len..].fill(0.0);
         let samples = c0
             .iter_mut()
             .zip(c1.iter_mut())

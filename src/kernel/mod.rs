@@ -38,8 +38,10 @@
 //! and per part, `corners.rs` what a corner holds ([`Corners`]), `stage2.rs` the
 //! blend of the corners (`noiseN_axes`, [`Dims`]), `parts.rs` both stages
 //! part by part for the default lattice, `period.rs` stage 1 in `f64` and
-//! periods, `grid_rows.rs` grid rows from per-axis samples, `rows.rs` fine
-//! grids from per-cell coefficients, `hash/` the hash modes (a folder:
+//! periods, `grid_rows.rs` grid rows from per-axis samples, `bands.rs` fine
+//! 2D and 3D grids by bands of rows (`bands/narrow.rs`: narrow 2D windows,
+//! lanes along the rows), `rows.rs` other fine grids from per-cell
+//! coefficients, `hash/` the hash modes (a folder:
 //! the trait, each mode, their gradient tables and periodic cells).
 
 mod axis;

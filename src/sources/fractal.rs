@@ -520,10 +520,12 @@ impl<N: Source> Field for Fractal<N> {
         // Octave 0 goes straight into the output block, every later octave
         // into `values`, and a pass of its own folds each into the block:
         // the source's row job is compiled once, whatever the fold.
+        // (Reused, not zeroed: each octave writes its values before they
+        // are read, and each block sets its weights.)
         let mut values =
-            Scratch::filled(if plan.octaves.len() > 1 { block_len } else { 0 }, 0.0f32);
+            Scratch::reused(if plan.octaves.len() > 1 { block_len } else { 0 }, 0.0f32);
         let ridged = self.shape == Shape::Ridged;
-        let mut weight = Scratch::filled(if ridged { block_len } else { 0 }, 1.0f32);
+        let mut weight = Scratch::reused(if ridged { block_len } else { 0 }, 1.0f32);
         // The x coordinate of each sample of a row, as `f32` (Marble), padded.
         let xs: Scratch<f32> = if self.shape == Shape::Marble {
             let padded = nx.div_ceil(MAX_LANES) * MAX_LANES;

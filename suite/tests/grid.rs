@@ -11,7 +11,9 @@ use crate::common::{
     unflatten,
 };
 use noisefield::prelude::*;
-use noisefield::{Error, Fade, Grid, Grid1, Grid2, Grid3, Grid4, HashMode, Level, Perlin, Value};
+use noisefield::{
+    DynSource, Error, Fade, Fbm, Grid, Grid1, Grid2, Grid3, Grid4, HashMode, Level, Perlin, Value,
+};
 use proptest::prelude::*;
 
 /// Grids of dimension D whose |x step| is at most `[D - 1]` take the
@@ -1281,4 +1283,92 @@ fn grids_by_bands_are_within_4e_7_of_the_points() {
     for m in perlin_max.iter().chain(&value_max) {
         assert!(*m <= BANDS_TOLERANCE, "{m:e} > {BANDS_TOLERANCE:e}");
     }
+}
+
+// ------------------------------------------------------- narrow windows
+
+/// The columns `x0..x0 + width` of every row of `wide` (`nx` columns).
+fn columns(wide: &[f32], nx: usize, x0: usize, width: usize) -> Vec<f32> {
+    wide.chunks_exact(nx)
+        .flat_map(|row| row[x0..x0 + width].iter().copied())
+        .collect()
+}
+
+/// A 2D window a few columns wide (the command-line tool's windows of a
+/// field 2 or 4 samples wide, which go by bands transposed: lanes along
+/// the rows) gives the bits of the same columns of a wide window, for
+/// every width up to and past the transposed path's limit, every level,
+/// both hash modes, every fade, value and gradient noise, periods, steps
+/// from 1/128 to 1/4 and coordinates far from the origin; a fractal over
+/// it too.
+#[test]
+fn narrow_windows_are_the_columns_of_wide_ones() {
+    let (nx, ny) = (40, 300);
+    let lattices: Vec<(String, DynSource)> = vec![
+        ("perlin".into(), DynSource::new(Perlin::new(7))),
+        (
+            "perlin permuted".into(),
+            DynSource::new(Perlin::permuted(9)),
+        ),
+        (
+            "perlin cubic, period".into(),
+            DynSource::new(
+                Perlin::new(2)
+                    .with_fade(Fade::Cubic)
+                    .with_period([5, 3, 5, 3])
+                    .unwrap(),
+            ),
+        ),
+        ("value".into(), DynSource::new(Value::new(4))),
+        (
+            "value permuted, linear".into(),
+            DynSource::new(Value::permuted(4).with_fade(Fade::Linear)),
+        ),
+        (
+            "fbm".into(),
+            DynSource::new(Fbm::new(Perlin::new(3)).octaves(4)),
+        ),
+    ];
+    let grids = [
+        ([0.0, 0.0], [1.0 / 128.0, 1.0 / 128.0]),
+        ([0.3, -7.1], [0.25, 0.25]),
+        ([-1000.25, 17.3], [1.0 / 7.0, 0.2]),
+        ([3.0e6, -2.5e6], [0.125, -0.25]),
+        // Falling x across the period's wrap: planes numbered downwards.
+        ([2.0, 1.0], [-0.25, 0.125]),
+    ];
+    let mut checked = 0;
+    for (name, source) in &lattices {
+        for level in levels() {
+            let source = source.clone().with_level(level).unwrap();
+            for (origin, step) in grids {
+                let grid = Grid2::new(origin, step, [nx, ny]);
+                let mut wide = vec![0.0f32; nx * ny];
+                source.fill_grid(&grid, &mut wide).unwrap();
+                for (x0, width) in [
+                    (0, 1),
+                    (3, 2),
+                    (1, 3),
+                    (8, 4),
+                    (5, 7),
+                    (16, 8),
+                    (2, 15),
+                    (9, 16),
+                    (20, 17),
+                ] {
+                    let window = grid.window([x0, 0], [width, ny]).unwrap();
+                    let mut narrow = vec![f32::from_bits(SENTINEL_BITS); width * ny];
+                    source.fill_grid(&window, &mut narrow).unwrap();
+                    assert!(
+                        bits(&narrow) == bits(&columns(&wide, nx, x0, width)),
+                        "{name}, level {level}, origin {origin:?}, step {step:?}: the window of \
+                         columns {x0}..{} differs from those columns of the wide grid",
+                        x0 + width
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 6 * 5 * 9, "{checked} windows checked");
 }
