@@ -338,12 +338,17 @@ impl GridAxis {
     /// The axis after an octave's `c · scale + offset` (computed in `f64`
     /// exactly as [`F64Pack::affine`] computes it).
     pub(crate) fn affine(&self, scale: f64, offset: f64) -> GridAxis {
+        // (Reused, not zeroed: every value is written. The clamp as two
+        // selects, so the loop is vectorised: `clamp`'s values, −0 kept and
+        // NaN staying NaN.)
+        let mut coords = Scratch::reused(self.coords.len(), 0.0);
+        for (out, &c) in coords.iter_mut().zip(self.coords.iter()) {
+            let v = c * scale + offset;
+            let v = if v < -f64::MAX { -f64::MAX } else { v };
+            *out = if v > f64::MAX { f64::MAX } else { v };
+        }
         GridAxis {
-            coords: self
-                .coords
-                .iter()
-                .map(|&c| (c * scale + offset).clamp(-f64::MAX, f64::MAX))
-                .collect(),
+            coords,
             step: self.step * scale,
         }
     }

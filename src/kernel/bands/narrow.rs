@@ -1,11 +1,12 @@
-//! Narrow 2D windows by bands, transposed: a window at most a few columns
-//! wide and many rows tall (the command-line tool's windows of a field 2 or
+//! Narrow 2D windows by bands, transposed: a window narrower than a
+//! register of lanes and many rows tall (the command-line tool's windows of a field 2 or
 //! 4 samples wide) has lanes along its rows instead of its columns.
 //!
 //! The band path spends per band (hashing the x planes for the band's y
 //! cells, the coefficients of each register of columns) and per row (a
-//! register, mostly empty when a row has 2 samples); here a window of a
-//! few columns paid some 50 instructions per sample and octave. So:
+//! register, mostly empty when a row has 2 samples); a window 2 columns
+//! wide paid some 70 instructions per sample and octave there (callgrind,
+//! AVX2, plan included). So:
 //!
 //! ```text
 //! for each chunk of up to 256 rows:
@@ -29,7 +30,8 @@ use crate::kernel::{Corners, HashModeKernel, HashModeRef, WithHashMode};
 use crate::scratch::Scratch;
 use crate::simd::{MAX_LANES, Simd};
 
-/// 2D windows of at most this many columns go transposed.
+/// 2D windows of at most this many columns, and fewer than a register's
+/// lanes, go transposed.
 pub(crate) const NARROW_COLUMNS: usize = 15;
 
 /// Rows whose bands have their terms and coefficients made together.
@@ -37,7 +39,8 @@ const CHUNK_ROWS: usize = 256;
 
 /// Rows `first_row..` (y samples) of a narrow 2D window (`x.len` at most
 /// [`NARROW_COLUMNS`], no register of columns spanning more than a window
-/// of planes) into `out`.
+/// of planes) into `out`. Any width up to that gives the band path's
+/// bits; the caller picks this path where it is the faster.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn narrow_rows<S: Simd, K: Corners>(
     s: S,
@@ -266,12 +269,11 @@ fn chunk_rows<S: Simd, K: Corners>(
         };
         let inputs = [y0, y0 - splat(s, 1.0), v, zero];
         let base = (first - b0) as usize;
-        for (i, lanes) in lanes.iter_mut().take(nx).enumerate() {
-            let column = &coefficients[i * 4 * stride..];
+        for (lanes, column) in lanes.iter_mut().zip(coefficients.chunks_exact(4 * stride)) {
             let mut c = [zero; 4];
-            for (k, c) in c.iter_mut().enumerate().take(used) {
-                let window = &column[k * stride + base..][..WINDOW];
-                *c = s.table8(window.try_into().unwrap(), h);
+            for (c, k) in c.iter_mut().zip(column.chunks_exact(stride)).take(used) {
+                let window = k[base..].first_chunk::<WINDOW>().unwrap();
+                *c = s.table8(window, h);
             }
             s.store_one(sample::<S, K, 2>(c, inputs), lanes);
         }
