@@ -85,8 +85,10 @@ const CACHED_TERMS: usize = 1 << 20;
 
 impl BandAxis {
     /// The band axis of a grid whose axes' stage 1 is `axes` (x first), for
-    /// registers of `part` lanes (at most 16). Plain scalar work, once
-    /// per fill: compiled once, not per level.
+    /// registers of `part` lanes (at most 16). Plain loops, once per fill:
+    /// compiled once, not per level (inlined into the level's plan job and
+    /// vectorised there, a one-row window's plan took 16% fewer
+    /// instructions, and the library's build 1.7% longer).
     #[inline(never)]
     pub(crate) fn new(axes: &[AxisSamples], fade: Fade, part: usize) -> BandAxis {
         let x = &axes[0];
@@ -96,16 +98,8 @@ impl BandAxis {
         let (c0, c1) = (&x.c0[..len], &x.c1[..len]);
         // Cells that rise by at most one per column, each upper cell the
         // next (every row without a period, or within one): the planes are
-        // the cells from the first column's on, numbered from it. (Folds
-        // over slices, without an early exit: vectorised.)
-        let rising = c0
-            .iter()
-            .zip(c1)
-            .fold(true, |ok, (&c0, &c1)| ok & (c1 == c0.wrapping_add(1)))
-            && c0
-                .iter()
-                .zip(c0.get(1..).unwrap_or(&[]))
-                .fold(true, |ok, (&a, &b)| ok & (b.wrapping_sub(a) <= 1));
+        // the cells from the first column's on, numbered from it.
+        let rising = moves_by_one(c0, c1, 1);
         let mut planes: Scratch<u32> = Scratch::with_capacity(2 * len + MAX_LANES + WINDOW);
         // (Reused, not zeroed: every value is written below.)
         let mut lo = Scratch::reused(padded, 0u8);
@@ -184,17 +178,7 @@ impl BandAxis {
         let last = yc0.last().copied().unwrap_or(0);
         let down = (last.wrapping_sub(start) as i32) < 0;
         let step = if down { u32::MAX } else { 1 };
-        let monotone = yc0
-            .iter()
-            .zip(yc1)
-            .fold(true, |ok, (&c0, &c1)| ok & (c1 == c0.wrapping_add(1)))
-            && yc0
-                .iter()
-                .zip(yc0.get(1..).unwrap_or(&[]))
-                .fold(true, |ok, (&a, &b)| {
-                    let d = b.wrapping_sub(a);
-                    ok & ((d == 0) | (d == step))
-                });
+        let monotone = moves_by_one(yc0, yc1, step);
         let mut band = 0;
         if monotone {
             for (y_band, &c) in y_band.iter_mut().zip(yc0) {
@@ -239,6 +223,24 @@ impl BandAxis {
     fn y_bands(&self) -> usize {
         self.y_band_end.len()
     }
+}
+
+/// Whether cells `c0` stay or move by `step` (1: up, `u32::MAX`: down) from
+/// each sample to the next, each upper cell `c1` the next cell. Folds
+/// over slices, without an early exit: vectorised.
+fn moves_by_one(c0: &[u32], c1: &[u32], step: u32) -> bool {
+    let pairs = c0
+        .iter()
+        .zip(c1)
+        .fold(true, |ok, (&c0, &c1)| ok & (c1 == c0.wrapping_add(1)));
+    let moves = c0
+        .iter()
+        .zip(c0.get(1..).unwrap_or(&[]))
+        .fold(true, |ok, (&a, &b)| {
+            let d = b.wrapping_sub(a);
+            ok & ((d == 0) | (d == step))
+        });
+    pairs && moves
 }
 
 /// The x planes of columns whose cells are `c0`, `c1` in order of use,
