@@ -118,6 +118,7 @@ impl BandAxis {
             // Each column's plane less its register's first (at most
             // `part - 1`: the cells rise by one at most).
             match part {
+                16 => lower_planes::<16>(c0, &mut lo),
                 8 => lower_planes::<8>(c0, &mut lo),
                 4 => lower_planes::<4>(c0, &mut lo),
                 _ => {
@@ -199,7 +200,7 @@ impl BandAxis {
                 *end = j as u32 + 1;
             }
         }
-        y_band_end.truncate(if ny == 0 { 1 } else { band as usize + 1 });
+        y_band_end.truncate(band as usize + 1);
         if ny == 0 {
             y_band_end[0] = 0;
         }
