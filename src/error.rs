@@ -16,7 +16,8 @@ pub enum Error {
     /// `expected` is the length of the first coordinate slice (`xs`); `name`
     /// is the slice whose length `found` differs from it.
     LengthMismatch {
-        /// The slice that disagrees: `"ys"`, `"zs"`, `"ws"` or `"out"`.
+        /// The slice that disagrees: `"ys"`, `"zs"`, `"ws"`, `"axis 4"`, …
+        /// (the fifth axis on) or `"out"`.
         name: &'static str,
         /// Length of `xs`.
         expected: usize,
@@ -197,7 +198,7 @@ impl fmt::Display for Error {
                 f,
                 "window does not fit in its grid: on the {} axis it covers samples \
                  {offset}..{offset}+{size} but the grid has {parent}",
-                ["x", "y", "z", "w"][*axis]
+                crate::grid::AXES[(*axis).min(crate::MAX_DIMENSIONS - 1)]
             ),
             Error::NonFiniteGrid { what, axis, value } => write!(
                 f,
@@ -206,7 +207,10 @@ impl fmt::Display for Error {
             ),
             Error::InvalidDimension(d) => write!(
                 f,
-                "noise in {d} dimensions: one to four coordinates per point are computed"
+                "noise in {d} dimensions is not computed by this source: Perlin and Value \
+                 noise (and fractals over them) take 1 to {} coordinates per point; Ken's \
+                 permutation mode, derivatives, the operators, warp and custom sources 1 to 4",
+                crate::MAX_LATTICE_DIMENSIONS
             ),
             Error::NotDifferentiable => write!(
                 f,
@@ -222,7 +226,7 @@ impl fmt::Display for Error {
                 f,
                 "the period of the {} axis is 0; periods are counted in lattice cells and \
                  must be at least 1 (256, Ken's table's own period, leaves an axis as it is)",
-                ["x", "y", "z", "w"][*axis]
+                crate::grid::AXES[(*axis).min(crate::MAX_DIMENSIONS - 1)]
             ),
             Error::InvalidOctaves(octaves) => write!(
                 f,
@@ -264,13 +268,15 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Checks that every coordinate slice and `out` have the length of the first.
-pub(crate) fn check_lengths<T, const D: usize>(
-    inputs: [&[T]; D],
-    out: &[f32],
-) -> Result<(), Error> {
+pub(crate) fn check_lengths<T>(inputs: &[&[T]], out: &[f32]) -> Result<(), Error> {
     const NAMES: [&str; 4] = ["xs", "ys", "zs", "ws"];
-    let expected = inputs[0].len();
-    let others = inputs.iter().map(|c| c.len()).zip(NAMES).skip(1);
+    let name = |a: usize| NAMES.get(a).copied().unwrap_or(crate::grid::AXES[a]);
+    let expected = inputs.first().map_or(out.len(), |c| c.len());
+    let others = inputs
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(a, c)| (c.len(), name(a)));
     for (found, name) in others.chain([(out.len(), "out")]) {
         if found != expected {
             return Err(Error::LengthMismatch {

@@ -31,7 +31,56 @@ pub type Grid3 = Grid<3>;
 /// A 4D grid: `Grid4::new([x0, y0, z0, w0], [dx, dy, dz, dw], [nx, ny, nz, nw])`.
 pub type Grid4 = Grid<4>;
 
-const AXES: [&str; 4] = ["x", "y", "z", "w"];
+/// Axis names in messages: x, y, z, w, then by number.
+pub(crate) const AXES: [&str; crate::MAX_DIMENSIONS] = [
+    "x", "y", "z", "w", "axis 4", "axis 5", "axis 6", "axis 7", "axis 8", "axis 9", "axis 10",
+    "axis 11", "axis 12", "axis 13", "axis 14", "axis 15", "axis 16", "axis 17", "axis 18",
+    "axis 19", "axis 20", "axis 21", "axis 22", "axis 23", "axis 24", "axis 25", "axis 26",
+    "axis 27", "axis 28", "axis 29", "axis 30", "axis 31",
+];
+
+/// A grid with its dimension a value (5 and up reach the fields this
+/// way): the same sample positions as the [`Grid`] it was made from.
+pub struct GridNd {
+    origin: Vec<f64>,
+    step: Vec<f64>,
+    size: Vec<usize>,
+    offset: Vec<usize>,
+}
+
+impl GridNd {
+    /// `grid` with its dimension as a value.
+    pub(crate) fn of<const D: usize>(grid: &Grid<D>) -> GridNd {
+        GridNd {
+            origin: grid.origin.to_vec(),
+            step: grid.step.to_vec(),
+            size: grid.size.to_vec(),
+            offset: grid.offset.to_vec(),
+        }
+    }
+
+    /// The number of axes.
+    pub(crate) fn dims(&self) -> usize {
+        self.size.len()
+    }
+
+    /// Samples on each axis.
+    pub(crate) fn size(&self) -> &[usize] {
+        &self.size
+    }
+
+    /// [`Grid::coord`].
+    pub(crate) fn coord(&self, axis: usize, index: usize) -> f64 {
+        self.origin[axis] + (self.offset[axis] + index) as f64 * self.step[axis]
+    }
+
+    /// [`Grid::check`].
+    pub(crate) fn check(&self) -> Result<usize, Error> {
+        check(&self.origin, &self.step, &self.size, &|a, i| {
+            self.coord(a, i)
+        })
+    }
+}
 
 impl<const D: usize> Grid<D> {
     /// `size[a]` samples along axis `a`, at `origin[a] + i * step[a]`.
@@ -124,35 +173,47 @@ impl<const D: usize> Grid<D> {
     /// finite origin and step, every sample position finite, and a sample
     /// count that fits in `usize`.
     pub fn check(&self) -> Result<usize, Error> {
-        for (axis, name) in AXES.iter().copied().enumerate().take(D) {
-            for (what, v) in [("origin", self.origin[axis]), ("step", self.step[axis])] {
-                if !v.is_finite() {
-                    return Err(Error::NonFiniteGrid {
-                        what,
-                        axis: name,
-                        value: v,
-                    });
-                }
-            }
-            if self.size[axis] > 0 {
-                let last = self.coord(axis, self.size[axis] - 1);
-                if !last.is_finite() {
-                    return Err(Error::NonFiniteGrid {
-                        what: "last sample position",
-                        axis: name,
-                        value: last,
-                    });
-                }
-            }
-        }
-        if self.size.contains(&0) {
-            return Ok(0);
-        }
-        self.size
-            .iter()
-            .try_fold(1usize, |n, &s| n.checked_mul(s))
-            .ok_or_else(|| Error::GridTooLarge {
-                size: self.size.to_vec(),
-            })
+        check(&self.origin, &self.step, &self.size, &|a, i| {
+            self.coord(a, i)
+        })
     }
+}
+
+/// [`Grid::check`] of the grid with these origins, steps and sizes, whose
+/// local sample `i` on axis `a` is at `coord(a, i)`.
+fn check(
+    origin: &[f64],
+    step: &[f64],
+    size: &[usize],
+    coord: &dyn Fn(usize, usize) -> f64,
+) -> Result<usize, Error> {
+    for (axis, name) in AXES.iter().copied().enumerate().take(size.len()) {
+        for (what, v) in [("origin", origin[axis]), ("step", step[axis])] {
+            if !v.is_finite() {
+                return Err(Error::NonFiniteGrid {
+                    what,
+                    axis: name,
+                    value: v,
+                });
+            }
+        }
+        if size[axis] > 0 {
+            let last = coord(axis, size[axis] - 1);
+            if !last.is_finite() {
+                return Err(Error::NonFiniteGrid {
+                    what: "last sample position",
+                    axis: name,
+                    value: last,
+                });
+            }
+        }
+    }
+    if size.contains(&0) {
+        return Ok(0);
+    }
+    size.iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .ok_or_else(|| Error::GridTooLarge {
+            size: size.to_vec(),
+        })
 }

@@ -154,6 +154,13 @@ mod sources;
 pub struct ReadmeExamples;
 
 pub use error::Error;
+pub use kernel::MAX_LATTICE_DIMENSIONS;
+
+/// The most dimensions a noise call takes (`noise([f32; D])` with a larger
+/// `D` does not compile). [`Perlin`] and [`Value`] compute up to
+/// [`MAX_LATTICE_DIMENSIONS`] (`2^D` corners per point); a source asked for
+/// more than it computes answers [`Error::InvalidDimension`].
+pub const MAX_DIMENSIONS: usize = 32;
 pub use fade::Fade;
 pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
 pub use hash_mode::{HashMode, ParseHashModeError};

@@ -10,7 +10,17 @@ use crate::grid::Grid;
 use crate::{Error, Level};
 
 /// A noise source: one point at a time, batches of `f32` or `f64` points,
-/// and uniform grids (one thread or the rayon pool), in 1 to 4 dimensions.
+/// and uniform grids (one thread or the rayon pool), in 1 to
+/// [`crate::MAX_DIMENSIONS`] dimensions: [`crate::Perlin`] and
+/// [`crate::Value`] (full-coordinate hash) and fractals over them compute
+/// up to [`crate::MAX_LATTICE_DIMENSIONS`], everything else 1 to 4; a call
+/// in more dimensions than a source computes is
+/// [`Error::InvalidDimension`] (NaN from the one-point methods).
+///
+/// In 5 dimensions and more the dimension is a run-time value inside the
+/// crate: one kernel per level serves every `D` (`2^D` corners per point),
+/// grids are filled point by point (each sample as [`Source::fill_f64`]
+/// computes its position), and derivatives are not computed yet.
 ///
 /// Implemented by [`crate::Perlin`], [`crate::Value`] and the fractal
 /// combinators over any source ([`crate::Fbm`], [`crate::Billow`],
@@ -24,8 +34,9 @@ use crate::{Error, Level};
 /// [`Source::check`]). The one-point methods cannot fail: an invalid
 /// combinator gives NaN.
 pub trait Source: Field {
-    /// The noise at one point `p` in `D` dimensions (1 to 4; another `D`
-    /// does not compile). Gives the bits of [`Source::fill`] at that point.
+    /// The noise at one point `p` in `D` dimensions (1 to
+    /// [`crate::MAX_DIMENSIONS`]; another `D` does not compile). Gives the
+    /// bits of [`Source::fill`] at that point.
     ///
     /// ```
     /// use noisefield::{Perlin, prelude::*};
@@ -38,7 +49,18 @@ pub trait Source: Field {
     ///
     /// ```compile_fail
     /// use noisefield::{Perlin, prelude::*};
-    /// let v = Perlin::new(1).noise([0.5f32; 5]);
+    /// let v = Perlin::new(1).noise([0.5f32; 33]);
+    /// ```
+    ///
+    /// Six dimensions, e.g. a 3D volume that loops in time on a torus
+    /// (two circles' coordinates) plus one more parameter:
+    ///
+    /// ```
+    /// use noisefield::{Perlin, prelude::*};
+    /// let p = Perlin::new(7);
+    /// let v = p.noise([0.5, 1.25, 2.0, 0.3, -0.7, 4.5]);
+    /// assert!(v.abs() <= p.bounds(6).1);
+    /// assert!(Perlin::reference().noise([0.5; 6]).is_nan()); // Ken's mode: 1D–4D
     /// ```
     fn noise<const D: usize>(&self, p: [f32; D]) -> f32 {
         let () = Dimension::<D>::COMPUTED;
@@ -46,7 +68,8 @@ pub trait Source: Field {
             1 => field::point(self, cast::<_, D, 1>(p)),
             2 => field::point(self, cast::<_, D, 2>(p)),
             3 => field::point(self, cast::<_, D, 3>(p)),
-            _ => field::point(self, cast::<_, D, 4>(p)),
+            4 => field::point(self, cast::<_, D, 4>(p)),
+            _ => field::point_nd(self, &p),
         }
     }
     /// `out[i]` = the noise at point `i`, whose coordinate on axis `a` is
@@ -95,7 +118,8 @@ pub trait Source: Field {
         self.validate()
     }
     /// An interval `(lo, hi)` that contains every output of the
-    /// `dimension`-D noise (1..=4) at finite inputs.
+    /// `dimension`-D noise at finite inputs (1 to the dimensions the source
+    /// computes).
     fn bounds(&self, dimension: usize) -> (f32, f32) {
         self.output_bounds(dimension)
     }
@@ -124,7 +148,9 @@ pub trait Differentiable: Source + GradField {
             1 => unsplit(field::point_grad(self, cast::<_, D, 1>(p))),
             2 => unsplit(field::point_grad(self, cast::<_, D, 2>(p))),
             3 => unsplit(field::point_grad(self, cast::<_, D, 3>(p))),
-            _ => unsplit(field::point_grad(self, cast::<_, D, 4>(p))),
+            4 => unsplit(field::point_grad(self, cast::<_, D, 4>(p))),
+            // Derivatives in 5 dimensions and more: not computed yet.
+            _ => (f32::NAN, [f32::NAN; D]),
         }
     }
     /// Values into `out` and the derivative along axis `a` into `grad[a]`,

@@ -53,6 +53,27 @@ pub trait PointPack<S: Simd, const D: usize>: Copy {
     fn lane_arrays(&self, s: S) -> LaneArrays<D>;
 }
 
+/// A pack of coordinates stored per lane, in any number of dimensions:
+/// axis `a`'s values are `c[a][lane]` (the slice's length is the
+/// dimension), the first `S::LANES` lanes of the level used. What crosses
+/// a run-time source's virtual call ([`LaneArrays`] as slices), and the
+/// pack of noise in 5 dimensions and more ([`Field::eval_nd`](super::Field::eval_nd)).
+#[derive(Clone, Copy)]
+pub enum LaneSlices<'a> {
+    F32(&'a [[f32; MAX_LANES]]),
+    F64(&'a [[f64; MAX_LANES]]),
+}
+
+impl LaneSlices<'_> {
+    /// The number of axes.
+    pub(crate) fn dims(&self) -> usize {
+        match self {
+            LaneSlices::F32(c) => c.len(),
+            LaneSlices::F64(c) => c.len(),
+        }
+    }
+}
+
 /// A pack of coordinates stored per lane (see [`PointPack::lane_arrays`]).
 pub enum LaneArrays<const D: usize> {
     F32([[f32; MAX_LANES]; D]),

@@ -6,10 +6,11 @@
 #[cfg(feature = "noise")]
 use super::F64Pack;
 use super::{
-    F32Pack, Field, GradField, GradRequest, GradWork, GridAxis, Input, Points, Request, Work,
+    F32Pack, Field, GradField, GradRequest, GradWork, GridAxis, Input, LaneSlices, Points,
+    PointsNd, Request, Work, WorkNd,
 };
 use crate::error::check_lengths;
-use crate::grid::Grid;
+use crate::grid::{Grid, GridNd};
 use crate::kernel::{Dims, Noise, store_pack};
 use crate::simd::scalar::Scalar;
 use crate::simd::{Job, MAX_LANES, OutlinedJob, Simd, dispatch};
@@ -201,6 +202,8 @@ pub(crate) fn run<F: Field>(f: &F, req: Request<'_>) -> Result<(), Error> {
         Request::D2(w) => work(f, w),
         Request::D3(w) => work(f, w),
         Request::D4(w) => work(f, w),
+        Request::Nd(WorkNd::Fill(points, out)) => fill_nd(f, &points, out),
+        Request::Nd(WorkNd::Grid(grid, out, parallel)) => fill_grid_nd(f, &grid, out, parallel),
     }
 }
 
@@ -223,6 +226,7 @@ pub(crate) fn run_grad<F: GradField>(f: &F, req: GradRequest<'_>) -> Result<(), 
         GradRequest::D2(w) => work(f, w),
         GradRequest::D3(w) => work(f, w),
         GradRequest::D4(w) => work(f, w),
+        GradRequest::Nd(dims) => Err(Error::InvalidDimension(dims)),
     }
 }
 
@@ -237,6 +241,191 @@ where
     }
     let s = Scalar;
     f.eval(&f.ready(s), s, &F32Pack::<Scalar, D>(c), 1)
+}
+
+/// One point in `p.len()` dimensions (5 and up) through the scalar
+/// backend: NaN if the field is invalid or computes fewer dimensions.
+pub(crate) fn point_nd<F: Field>(f: &F, p: &[f32]) -> f32 {
+    let f = f.core();
+    if f.validate().is_err() || p.len() > f.max_dimension() {
+        return f32::NAN;
+    }
+    let mut lanes = vec![[0.0f32; MAX_LANES]; p.len()];
+    for (l, &c) in lanes.iter_mut().zip(p) {
+        l[0] = c;
+    }
+    let s = Scalar;
+    let mut v = [0.0f32];
+    s.store(
+        f.eval_nd(&f.ready(s), s, LaneSlices::F32(&lanes), 1),
+        &mut v,
+    );
+    v[0]
+}
+
+/// `Err(InvalidDimension)` unless `f` computes `dims` dimensions.
+fn check_dimension<F: Field>(f: &F, dims: usize) -> Result<(), Error> {
+    if dims == 0 || dims > f.max_dimension() {
+        return Err(Error::InvalidDimension(dims));
+    }
+    Ok(())
+}
+
+/// `out[i] = field(points[..][i])` with the dimension a value (5 and up):
+/// packs of per-lane copies through [`Field::eval_nd`], the last one
+/// zero-padded.
+struct FillPointsNd<'a, F> {
+    field: &'a F,
+    points: &'a PointsNd<'a>,
+    out: &'a mut [f32],
+}
+
+impl<F: Field> Job for FillPointsNd<'_, F> {
+    type Output = ();
+
+    fn run<S: Simd>(self, s: S) {
+        let r = self.field.ready(s);
+        let n = S::LANES;
+        let dims = self.points.dims();
+        let (mut f32s, mut f64s) = match self.points {
+            PointsNd::F32(_) => (vec![[0.0f32; MAX_LANES]; dims], Vec::new()),
+            PointsNd::F64(_) => (Vec::new(), vec![[0.0f64; MAX_LANES]; dims]),
+        };
+        for (k, dst) in self.out.chunks_mut(n).enumerate() {
+            let c = match self.points {
+                PointsNd::F32(c) => LaneSlices::F32(lane_copies(c, &mut f32s, k * n, n)),
+                PointsNd::F64(c) => LaneSlices::F64(lane_copies(c, &mut f64s, k * n, n)),
+            };
+            store_pack(s, self.field.eval_nd(&r, s, c, 1), dst);
+        }
+    }
+}
+
+/// The pack of `n` points from `at` (fewer at the end, zero past them) as
+/// per-lane copies in `lanes`.
+fn lane_copies<'a, T: Copy + Default>(
+    coords: &[&[T]],
+    lanes: &'a mut [[T; MAX_LANES]],
+    at: usize,
+    n: usize,
+) -> &'a [[T; MAX_LANES]] {
+    for (l, c) in lanes.iter_mut().zip(coords) {
+        let len = c.len().saturating_sub(at).min(n);
+        l[..len].copy_from_slice(&c[at..at + len]);
+        l[len..n].fill(T::default());
+    }
+    lanes
+}
+
+/// A batch of points with the dimension a value, at the field's level.
+pub(crate) fn fill_nd<F: Field>(
+    f: &F,
+    points: &PointsNd<'_>,
+    out: &mut [f32],
+) -> Result<(), Error> {
+    let f = f.core();
+    f.validate()?;
+    check_dimension(f, points.dims())?;
+    match points {
+        PointsNd::F32(c) => check_lengths(c, out)?,
+        PointsNd::F64(c) => check_lengths(c, out)?,
+    }
+    dispatch(
+        f.run_level(),
+        FillPointsNd {
+            field: f,
+            points,
+            out,
+        },
+    );
+    Ok(())
+}
+
+/// Samples per block of a grid in 5 dimensions and more: their positions
+/// are made in `f64` and filled as points.
+const GRID_ND_BLOCK: usize = 1 << 12;
+
+/// A grid with the dimension a value: every sample exactly as
+/// [`Source::fill_f64`](crate::Source::fill_f64) computes its position, in
+/// blocks of samples (on the rayon pool when `parallel`; the same bits
+/// whatever the split).
+pub(crate) fn fill_grid_nd<F: Field>(
+    f: &F,
+    grid: &GridNd,
+    out: &mut [f32],
+    parallel: bool,
+) -> Result<(), Error> {
+    let f = f.core();
+    f.validate()?;
+    check_dimension(f, grid.dims())?;
+    let len = grid.check()?;
+    if out.len() != len {
+        return Err(Error::LengthMismatch {
+            name: "out",
+            expected: len,
+            found: out.len(),
+        });
+    }
+    grid_by_points(grid, out, parallel, &|points, out| {
+        dispatch(
+            f.run_level(),
+            FillPointsNd {
+                field: f,
+                points,
+                out,
+            },
+        )
+    });
+    Ok(())
+}
+
+/// Fills `out` with `fill(points, block)` for blocks of samples of `grid`
+/// (on the rayon pool when `parallel`), `points` their positions in `f64`.
+/// Not generic, so one copy serves every field.
+fn grid_by_points(
+    grid: &GridNd,
+    out: &mut [f32],
+    parallel: bool,
+    fill: &(dyn Fn(&PointsNd<'_>, &mut [f32]) + Sync),
+) {
+    let block = |first: usize, out: &mut [f32]| {
+        let dims = grid.dims();
+        let mut coords = vec![vec![0.0f64; out.len()]; dims];
+        // The local index of sample `first` on each axis, then counted up.
+        let mut index = vec![0usize; dims];
+        let mut rest = first;
+        for (a, i) in index.iter_mut().enumerate() {
+            *i = rest % grid.size()[a];
+            rest /= grid.size()[a];
+        }
+        for j in 0..out.len() {
+            for (a, (c, &i)) in coords.iter_mut().zip(&index).enumerate() {
+                c[j] = grid.coord(a, i);
+            }
+            for (i, &n) in index.iter_mut().zip(grid.size()) {
+                *i += 1;
+                if *i < n {
+                    break;
+                }
+                *i = 0;
+            }
+        }
+        fill(
+            &PointsNd::F64(coords.iter().map(Vec::as_slice).collect()),
+            out,
+        );
+    };
+    #[cfg(feature = "parallel")]
+    if parallel {
+        out.par_chunks_mut(GRID_ND_BLOCK)
+            .enumerate()
+            .for_each(|(k, out)| block(k * GRID_ND_BLOCK, out));
+        return;
+    }
+    let _ = parallel;
+    for (k, out) in out.chunks_mut(GRID_ND_BLOCK).enumerate() {
+        block(k * GRID_ND_BLOCK, out);
+    }
 }
 
 /// One `f64` point through the scalar backend (`NaN` if the field is
@@ -281,7 +470,7 @@ where
 {
     let f = f.core();
     f.validate()?;
-    check_lengths(inputs, out)?;
+    check_lengths(&inputs, out)?;
     dispatch(
         f.run_level(),
         FillPoints {
@@ -322,7 +511,7 @@ where
     Noise: Dims<D>,
 {
     f.validate_grad()?;
-    check_lengths(inputs, out)?;
+    check_lengths(&inputs, out)?;
     check_grad_lengths(&grad, out.len())?;
     dispatch(
         f.run_level(),

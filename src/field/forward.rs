@@ -20,6 +20,9 @@ macro_rules! forward_settings {
         fn periods(&self, scale: u64) -> [Option<u64>; 4] {
             self.0.periods(scale)
         }
+        fn max_dimension(&self) -> usize {
+            self.0.max_dimension()
+        }
     };
 }
 pub(crate) use forward_settings;
@@ -87,6 +90,16 @@ macro_rules! forward_field {
                 crate::kernel::Noise: crate::kernel::Dims<D>,
             {
                 self.0.eval(r, s, c, period_scale)
+            }
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn eval_nd<S: crate::simd::Simd>(
+                &self,
+                r: &Self::Ready<'_, S>,
+                s: S,
+                c: crate::field::LaneSlices<'_>,
+                period_scale: u64,
+            ) -> S::F {
+                self.0.eval_nd(r, s, c, period_scale)
             }
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn fill_packs<S: crate::simd::Simd, T: crate::field::Input, const D: usize>(

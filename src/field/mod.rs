@@ -27,16 +27,16 @@ mod drivers;
 mod forward;
 mod request;
 
-pub use coords::{F32Pack, F64Pack, GridAxis, LaneArrays, PointPack};
+pub use coords::{F32Pack, F64Pack, GridAxis, LaneArrays, LaneSlices, PointPack};
 #[cfg(feature = "noise")]
 pub(crate) use drivers::point_f64;
 pub(crate) use drivers::{
     at_level, by_row_points, canonical, fill_grid, fill_rows_by_points, inputs_cut, inputs_pack,
-    point, point_grad, run, run_grad,
+    point, point_grad, point_nd, run, run_grad,
 };
 pub(crate) use forward::{forward_field, forward_grad_field, forward_settings};
 pub(crate) use request::{Dimension, cast};
-pub use request::{GradRequest, GradWork, Points, Request, Work};
+pub use request::{GradRequest, GradWork, Points, PointsNd, Request, Work, WorkNd};
 
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd};
@@ -72,6 +72,28 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     ) -> S::F
     where
         Noise: Dims<D>;
+
+    /// The field at one pack of points in `c.dims()` dimensions, 5 up to
+    /// [`Field::max_dimension`], the dimension a run-time value (compiled
+    /// once per level, not once per dimension). The default, for a field
+    /// that computes 4 dimensions at most, is NaN: the drivers refuse such
+    /// a call with [`Error::InvalidDimension`] before any work.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_nd<S: Simd>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+    ) -> S::F {
+        let _ = (r, c, period_scale);
+        s.splat(f32::NAN)
+    }
+
+    /// The most dimensions the field computes (4 without [`Field::eval_nd`]).
+    fn max_dimension(&self) -> usize {
+        4
+    }
 
     /// The whole packs of a batch call (`fill`): the field at the points
     /// `inputs[..][i]`, stored into `out[i]`, `out.len()` a multiple of
@@ -198,6 +220,13 @@ pub trait Input: Copy + Send + Sync {
         at: usize,
         len: usize,
     ) -> Self::Pack<S, D>;
+    /// One axis's per-lane values as a one-axis pack (for 5 dimensions
+    /// and more, whose packs are per-lane copies: [`LaneSlices`]).
+    fn axis_pack<S: Simd>(s: S, lanes: &[Self; MAX_LANES]) -> Self::Pack<S, 1>;
+    /// A one-axis pack's lanes stored back (the first `S::LANES`).
+    fn store_axis<S: Simd>(s: S, p: &Self::Pack<S, 1>, lanes: &mut [Self; MAX_LANES]);
+    /// Per-lane copies of a pack's axes as the pack of 5 dimensions and more.
+    fn slices(lanes: &[[Self; MAX_LANES]]) -> LaneSlices<'_>;
 }
 
 impl Input for f32 {
@@ -226,6 +255,17 @@ impl Input for f32 {
         }
         F32Pack(c)
     }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn axis_pack<S: Simd>(s: S, lanes: &[f32; MAX_LANES]) -> F32Pack<S, 1> {
+        F32Pack([s.load(&lanes[..S::LANES])])
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_axis<S: Simd>(s: S, p: &F32Pack<S, 1>, lanes: &mut [f32; MAX_LANES]) {
+        s.store(p.0[0], &mut lanes[..S::LANES]);
+    }
+    fn slices(lanes: &[[f32; MAX_LANES]]) -> LaneSlices<'_> {
+        LaneSlices::F32(lanes)
+    }
 }
 
 impl Input for f64 {
@@ -247,5 +287,16 @@ impl Input for f64 {
             c[d][..len].copy_from_slice(&inputs[d][at..at + len]);
         }
         F64Pack(c)
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn axis_pack<S: Simd>(_: S, lanes: &[f64; MAX_LANES]) -> F64Pack<1> {
+        F64Pack([*lanes])
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn store_axis<S: Simd>(_: S, p: &F64Pack<1>, lanes: &mut [f64; MAX_LANES]) {
+        lanes[..S::LANES].copy_from_slice(&p.0[0][..S::LANES]);
+    }
+    fn slices(lanes: &[[f64; MAX_LANES]]) -> LaneSlices<'_> {
+        LaneSlices::F64(lanes)
     }
 }

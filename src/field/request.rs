@@ -2,7 +2,7 @@
 //! dimensions, [`Request`] and [`GradRequest`] in any (what `Field::run`
 //! receives), and the casts between a generic dimension and a concrete one.
 
-use crate::grid::Grid;
+use crate::grid::{Grid, GridNd};
 
 /// The points of a batch, in either precision (`D` slices of coordinates).
 pub enum Points<'a, const D: usize> {
@@ -26,12 +26,40 @@ pub enum GradWork<'a, const D: usize> {
     Grid(&'a Grid<D>, &'a mut [f32], [&'a mut [f32]; D], bool),
 }
 
-/// A [`Work`] in any dimension: what [`Field::run`](super::Field::run) receives.
+/// The points of a batch in any number of dimensions (one slice per axis).
+pub enum PointsNd<'a> {
+    F32(Vec<&'a [f32]>),
+    F64(Vec<&'a [f64]>),
+}
+
+impl PointsNd<'_> {
+    /// The number of axes.
+    pub(crate) fn dims(&self) -> usize {
+        match self {
+            PointsNd::F32(c) => c.len(),
+            PointsNd::F64(c) => c.len(),
+        }
+    }
+}
+
+/// A batch call with the dimension a value: how 5 dimensions and more
+/// (and the run-time faces' calls) reach a field.
+pub enum WorkNd<'a> {
+    /// `out[i]` = the field at point `i`.
+    Fill(PointsNd<'a>, &'a mut [f32]),
+    /// The field at every sample of the grid (on the rayon pool when `true`).
+    Grid(GridNd, &'a mut [f32], bool),
+}
+
+/// A [`Work`] in any dimension: what [`Field::run`](super::Field::run)
+/// receives. 1 to 4 dimensions carry the dimension as a type (each has its
+/// compiled kernels); 5 and more ([`WorkNd`]) as a value.
 pub enum Request<'a> {
     D1(Work<'a, 1>),
     D2(Work<'a, 2>),
     D3(Work<'a, 3>),
     D4(Work<'a, 4>),
+    Nd(WorkNd<'a>),
 }
 
 /// A [`GradWork`] in any dimension: what
@@ -41,16 +69,21 @@ pub enum GradRequest<'a> {
     D2(GradWork<'a, 2>),
     D3(GradWork<'a, 3>),
     D4(GradWork<'a, 4>),
+    /// Derivatives in this many dimensions (5 and up): not computed yet,
+    /// every field answers [`crate::Error::InvalidDimension`].
+    Nd(usize),
 }
 
 /// The dimensions the crate computes: `Dimension::<D>::COMPUTED` fails to
 /// compile (when a generic method is instantiated) for any other `D`.
+/// Within the range, a source that computes fewer refuses a call with
+/// [`crate::Error::InvalidDimension`].
 pub(crate) struct Dimension<const D: usize>;
 
 impl<const D: usize> Dimension<D> {
     pub(crate) const COMPUTED: () = assert!(
-        1 <= D && D <= 4,
-        "noisefield computes noise in 1 to 4 dimensions"
+        1 <= D && D <= crate::MAX_DIMENSIONS,
+        "noisefield computes noise in 1 to 32 dimensions"
     );
 }
 
@@ -95,13 +128,19 @@ impl<'a, const D: usize> GradWork<'a, D> {
 }
 
 impl<'a, const D: usize> From<Work<'a, D>> for Request<'a> {
+    /// `w`, its dimension a type up to 4, a value beyond ([`WorkNd`]).
     fn from(w: Work<'a, D>) -> Request<'a> {
         let () = Dimension::<D>::COMPUTED;
         match D {
             1 => Request::D1(w.cast()),
             2 => Request::D2(w.cast()),
             3 => Request::D3(w.cast()),
-            _ => Request::D4(w.cast()),
+            4 => Request::D4(w.cast()),
+            _ => Request::Nd(match w {
+                Work::Fill(Points::F32(c), out) => WorkNd::Fill(PointsNd::F32(c.to_vec()), out),
+                Work::Fill(Points::F64(c), out) => WorkNd::Fill(PointsNd::F64(c.to_vec()), out),
+                Work::Grid(g, out, par) => WorkNd::Grid(GridNd::of(g), out, par),
+            }),
         }
     }
 }
@@ -113,7 +152,8 @@ impl<'a, const D: usize> From<GradWork<'a, D>> for GradRequest<'a> {
             1 => GradRequest::D1(w.cast()),
             2 => GradRequest::D2(w.cast()),
             3 => GradRequest::D3(w.cast()),
-            _ => GradRequest::D4(w.cast()),
+            4 => GradRequest::D4(w.cast()),
+            _ => GradRequest::Nd(D),
         }
     }
 }

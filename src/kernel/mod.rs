@@ -41,7 +41,8 @@
 //! periods, `grid_rows.rs` grid rows from per-axis samples, `bands.rs` fine
 //! 2D and 3D grids by bands of rows (`bands/narrow.rs`: narrow 2D windows,
 //! lanes along the rows), `rows.rs` other fine grids from per-cell
-//! coefficients, `hash/` the hash modes (a folder:
+//! coefficients, `nd.rs` the lattice in any number of dimensions (the
+//! dimension a run-time value), `hash/` the hash modes (a folder:
 //! the trait, each mode, their gradient tables and periodic cells).
 
 mod axis;
@@ -49,6 +50,7 @@ mod bands;
 mod corners;
 mod grid_rows;
 mod hash;
+mod nd;
 mod parts;
 mod period;
 mod rows;
@@ -65,6 +67,8 @@ pub(crate) use hash::{
     CoordinatesMode, HashModeKernel, NaturalCells, PartCells, PeriodicCells, PermutationMode,
     periodic_cells_f32,
 };
+pub use nd::MAX_LATTICE_DIMENSIONS;
+pub(crate) use nd::{blend_nd, diagonal_component};
 pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_out_of_range};
 use period::lattice_mod;
 pub(crate) use period::{centre_in_period, centre_pack_in_period, stage1};

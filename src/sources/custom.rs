@@ -193,12 +193,12 @@ impl<U: CustomNoise> Custom<U> {
     {
         match w {
             Work::Fill(Points::F32(inputs), out) => {
-                check_lengths(inputs, out)?;
+                check_lengths(&inputs, out)?;
                 self.fill_widened(inputs, out);
                 Ok(())
             }
             Work::Fill(Points::F64(inputs), out) => {
-                check_lengths(inputs, out)?;
+                check_lengths(&inputs, out)?;
                 self.fill_points(inputs, out);
                 Ok(())
             }
@@ -314,6 +314,10 @@ impl<U: CustomNoise> Field for Custom<U> {
             Request::D2(w) => self.work(w),
             Request::D3(w) => self.work(w),
             Request::D4(w) => self.work(w),
+            Request::Nd(w) => Err(Error::InvalidDimension(match w {
+                crate::field::WorkNd::Fill(points, _) => points.dims(),
+                crate::field::WorkNd::Grid(grid, ..) => grid.dims(),
+            })),
         }
     }
 }

@@ -27,8 +27,8 @@ use std::any::Any;
 use std::ops::Deref;
 
 use crate::field::{
-    F32Pack, F64Pack, Field, GradField, GradRequest, GridAxis, LaneArrays, PointPack, Request,
-    at_level,
+    F32Pack, F64Pack, Field, GradField, GradRequest, GridAxis, LaneArrays, LaneSlices, PointPack,
+    PointsNd, Request, WorkNd, at_level,
 };
 use crate::kernel::{Dims, Noise};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
@@ -60,15 +60,6 @@ macro_rules! with_dims {
     };
 }
 
-/// One pack of coordinates across the virtual call ([`LaneArrays`] as
-/// slices): `D` axes (the slice's length) of per-lane values, the first
-/// `LANES` of the caller's level used.
-#[derive(Clone, Copy)]
-enum LaneSlices<'a> {
-    F32(&'a [[f32; MAX_LANES]]),
-    F64(&'a [[f64; MAX_LANES]]),
-}
-
 /// A grid plan behind the virtual call.
 type AnyPlan = Box<dyn Any + Send + Sync>;
 
@@ -88,6 +79,7 @@ trait PackField: Send + Sync + std::fmt::Debug {
     fn validate(&self) -> Result<(), Error>;
     fn output_bounds(&self, dimension: usize) -> (f32, f32);
     fn periods(&self, scale: u64) -> [Option<u64>; 4];
+    fn max_dimension(&self) -> usize;
     fn plan(&self, axes: &[GridAxis], period_scale: u64) -> AnyPlan;
     fn fill_rows(
         &self,
@@ -255,6 +247,25 @@ where
     }
 }
 
+/// [`EvalPack`] in 5 dimensions and more (the dimension `c.dims()`).
+struct EvalPackNd<'a, T> {
+    field: &'a T,
+    c: LaneSlices<'a>,
+    period_scale: u64,
+    out: &'a mut [f32; MAX_LANES],
+}
+
+impl<T: Field> Job for EvalPackNd<'_, T> {
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<S: Simd>(self, s: S) {
+        let r = self.field.ready(s);
+        let v = self.field.eval_nd(&r, s, self.c, self.period_scale);
+        s.store(v, &mut self.out[..S::LANES]);
+    }
+}
+
 /// One pack of `field`'s values and derivatives at `c`, stored.
 struct EvalGradPack<'a, T, const D: usize> {
     field: &'a T,
@@ -307,6 +318,17 @@ where
             LaneSlices::F32(a) => a.len(),
             LaneSlices::F64(a) => a.len(),
         };
+        if dims > 4 {
+            return dispatch(
+                level,
+                EvalPackNd {
+                    field: self.0.core(),
+                    c,
+                    period_scale,
+                    out,
+                },
+            );
+        }
         with_dims!(dims, (), |D| dispatch(
             level,
             EvalPack::<<P::Target as Field>::Core, D> {
@@ -329,6 +351,9 @@ where
     }
     fn periods(&self, scale: u64) -> [Option<u64>; 4] {
         self.0.periods(scale)
+    }
+    fn max_dimension(&self) -> usize {
+        self.0.max_dimension()
     }
 
     fn plan(&self, axes: &[GridAxis], period_scale: u64) -> AnyPlan {
@@ -472,18 +497,43 @@ impl DynSource {
     /// coordinates, [`Error::InvalidDimension`] for a number the crate
     /// does not compute.
     pub fn noise_dyn(&self, p: &[f32]) -> Result<f32, Error> {
+        if p.len() > 4 {
+            self.check_dimension(p.len())?;
+            return Ok(crate::field::point_nd(self, p));
+        }
         by_dimension!(p.len(), |D| Ok(self.noise::<D>(array(p))))
     }
 
     /// [`Source::fill`] with the dimension as a value: one slice per axis
     /// (`coords.len()` axes).
     pub fn fill_dyn(&self, coords: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
+        if coords.len() > 4 {
+            return self.run(Request::Nd(WorkNd::Fill(
+                PointsNd::F32(coords.to_vec()),
+                out,
+            )));
+        }
         by_dimension!(coords.len(), |D| self.fill::<D>(array(coords), out))
     }
 
     /// [`Source::fill_f64`] with the dimension as a value.
     pub fn fill_f64_dyn(&self, coords: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
+        if coords.len() > 4 {
+            return self.run(Request::Nd(WorkNd::Fill(
+                PointsNd::F64(coords.to_vec()),
+                out,
+            )));
+        }
         by_dimension!(coords.len(), |D| self.fill_f64::<D>(array(coords), out))
+    }
+
+    /// `Err` unless the source is valid and computes `dims` dimensions.
+    fn check_dimension(&self, dims: usize) -> Result<(), Error> {
+        self.0.validate()?;
+        if dims == 0 || dims > self.0.max_dimension() {
+            return Err(Error::InvalidDimension(dims));
+        }
+        Ok(())
     }
 
     /// [`Differentiable::noise_grad`] with the dimension as a value: the
@@ -661,6 +711,17 @@ impl Field for Erased<'_> {
         s.load(&out[..S::LANES])
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_nd<S: Simd>(&self, _: &(), s: S, c: LaneSlices<'_>, period_scale: u64) -> S::F {
+        let mut out = [0.0f32; MAX_LANES];
+        self.0.eval_pack(S::LEVEL, c, period_scale, &mut out);
+        s.load(&out[..S::LANES])
+    }
+
+    fn max_dimension(&self) -> usize {
+        self.0.max_dimension()
+    }
+
     fn run_level(&self) -> Level {
         self.0.run_level()
     }
@@ -757,6 +818,11 @@ impl Field for DynSource {
         Noise: Dims<D>,
     {
         self.erased().eval(&(), s, c, period_scale)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_nd<S: Simd>(&self, _: &(), s: S, c: LaneSlices<'_>, period_scale: u64) -> S::F {
+        self.erased().eval_nd(&(), s, c, period_scale)
     }
 
     crate::field::forward_settings!();

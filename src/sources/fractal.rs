@@ -32,8 +32,11 @@
 
 use std::borrow::Cow;
 
-use crate::field::{Field, GradField, GradRequest, GridAxis, PointPack, Request, canonical};
+use crate::field::{
+    Field, GradField, GradRequest, GridAxis, Input, LaneSlices, PointPack, Request, canonical,
+};
 use crate::kernel::{Dims, Noise, load_padded, store_pack};
+use crate::kernel::{MAX_LATTICE_DIMENSIONS, centre_in_period};
 use crate::scratch::Scratch;
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -50,24 +53,79 @@ const BLOCK_SAMPLES: usize = 1 << 16;
 
 /// Octave `i`'s offset on axis `d`: `k / 256` cells with `k` from a fixed
 /// hash of `(i, d)`, below 64 cells (exact in `f32` and `f64`); 0 for octave 0.
+const fn octave_offset(i: usize, d: usize) -> f64 {
+    if i == 0 {
+        return 0.0;
+    }
+    // Axes past the fourth (noise in 5 dimensions and more) take keys
+    // beyond every first-four-axes key `4i + d`.
+    let key = if d < 4 {
+        i as u64 * 4 + d as u64
+    } else {
+        (1 << 32) + i as u64 * 64 + d as u64
+    };
+    let mut z = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^= z >> 29;
+    // Keep a fraction of a cell: 1..=255 / 256 plus whole cells.
+    let k = (z % 16_384) | 1;
+    k as f64 / 256.0
+}
+
+/// [`octave_offset`] of the first four axes, by octave.
 const OFFSETS: [[f64; 4]; MAX_OCTAVES as usize] = {
     let mut t = [[0.0f64; 4]; MAX_OCTAVES as usize];
-    let mut i = 1;
+    let mut i = 0;
     while i < MAX_OCTAVES as usize {
         let mut d = 0;
         while d < 4 {
-            let mut z = (i as u64 * 4 + d as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z ^= z >> 29;
-            // Keep a fraction of a cell: 1..=255 / 256 plus whole cells.
-            let k = (z % 16_384) | 1;
-            t[i][d] = k as f64 / 256.0;
+            t[i][d] = octave_offset(i, d);
             d += 1;
         }
         i += 1;
     }
     t
 };
+
+/// The first `lanes` coordinates of every axis of `c` in `f64`, each of
+/// the first four axes with a period moved into it (`centre_in_period`):
+/// the base of the octaves in 5 dimensions and more.
+fn centred_lanes(
+    c: LaneSlices<'_>,
+    lanes: usize,
+    periods: &[Option<u64>; 4],
+) -> Vec<[f64; MAX_LANES]> {
+    let mut base = match c {
+        LaneSlices::F32(c) => c.iter().map(|a| a.map(f64::from)).collect(),
+        LaneSlices::F64(c) => c.to_vec(),
+    };
+    for (axis, period) in base.iter_mut().zip(periods) {
+        if let Some(period) = *period {
+            for v in &mut axis[..lanes] {
+                *v = centre_in_period(*v, period);
+            }
+        }
+    }
+    base
+}
+
+/// Octave `i`'s coordinates from `base` into `scaled` (the first `lanes`
+/// of each axis): `c · frequency + offset`, clamped to the finite range,
+/// in `f64` as `F64Pack::affine` makes them.
+fn octave_lanes(
+    base: &[[f64; MAX_LANES]],
+    scaled: &mut [[f64; MAX_LANES]],
+    lanes: usize,
+    frequency: f64,
+    i: usize,
+) {
+    for (a, (out, base)) in scaled.iter_mut().zip(base).enumerate() {
+        let offset = octave_offset(i, a);
+        for (v, &b) in out[..lanes].iter_mut().zip(&base[..lanes]) {
+            *v = (b * frequency + offset).clamp(-f64::MAX, f64::MAX);
+        }
+    }
+}
 
 /// Which fold a [`Fractal`] applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,10 +171,10 @@ struct Derived {
     slope: [f32; MAX_OCTAVES as usize],
     /// `lacunarityⁱ` as an integer (periodic sources), saturating.
     period_scale: [u64; MAX_OCTAVES as usize],
-    /// Per dimension 1..=4: the raw output interval.
-    raw: [(f32, f32); 4],
-    /// Per dimension 1..=4: `(mid, 1 / half-width)` for normalising.
-    norm: [(f32, f32); 4],
+    /// Per dimension 1..=MAX_LATTICE_DIMENSIONS: the raw output interval.
+    raw: [(f32, f32); MAX_LATTICE_DIMENSIONS],
+    /// Per dimension: `(mid, 1 / half-width)` for normalising.
+    norm: [(f32, f32); MAX_LATTICE_DIMENSIONS],
     /// Every amplitude and partial sum is far from overflow, so the fold
     /// creates no NaN and only passes on the source's canonical ones: the
     /// grid path may skip the final canonicalising pass.
@@ -171,8 +229,8 @@ impl<N: Source> Fractal<N> {
                 amplitude: [1.0; MAX_OCTAVES as usize],
                 slope: [1.0; MAX_OCTAVES as usize],
                 period_scale: [1; MAX_OCTAVES as usize],
-                raw: [(0.0, 0.0); 4],
-                norm: [(0.0, 1.0); 4],
+                raw: [(0.0, 0.0); MAX_LATTICE_DIMENSIONS],
+                norm: [(0.0, 1.0); MAX_LATTICE_DIMENSIONS],
                 nan_free: false,
                 error: None,
             },
@@ -263,7 +321,7 @@ impl<N: Source> Fractal<N> {
         let used = self.derived.octaves.max(1);
         let amplitudes_finite = self.derived.amplitude[..used].iter().all(|a| a.is_finite());
         let mut nan_free = amplitudes_finite;
-        for dim in 1..=4 {
+        for dim in 1..=MAX_LATTICE_DIMENSIONS {
             let raw = self.raw_bounds(dim);
             nan_free &= raw.0.abs() < 1e30 && raw.1.abs() < 1e30;
             self.derived.raw[dim - 1] = raw;
@@ -328,7 +386,7 @@ impl<N: Source> Fractal<N> {
         if self.settings.normalize || self.shape == Shape::Marble {
             (-1.0, 1.0)
         } else {
-            self.derived.raw[dimension.clamp(1, 4) - 1]
+            self.derived.raw[dimension.clamp(1, MAX_LATTICE_DIMENSIONS) - 1]
         }
     }
 }
@@ -437,6 +495,56 @@ impl<N: Source> Field for Fractal<N> {
             return s.splat(f32::NAN);
         }
         finish(s, &self.settings, self.shape, d.norm[D - 1], acc, c.x(s))
+    }
+
+    /// [`Field::eval`]'s octaves in 5 dimensions and more. Octave 0 takes
+    /// the coordinates as given; the others' are made in `f64` from them
+    /// (widened exactly from `f32`), moved into their periods and scaled
+    /// per lane by plain scalar code ([`octave_lanes`]), so `fill` and
+    /// `fill_f64` agree bit for bit on `f32` points here (in 1D–4D `fill`
+    /// scales in `f32`).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_nd<S: Simd>(
+        &self,
+        r: &N::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+    ) -> S::F {
+        let d = &self.derived;
+        if d.octaves == 0 || c.dims() == 0 {
+            return s.splat(f32::NAN);
+        }
+        let periods = self.source.periods(period_scale);
+        let base = if d.octaves > 1 {
+            centred_lanes(c, S::LANES, &periods)
+        } else {
+            Vec::new()
+        };
+        let mut scaled = base.clone();
+        let mut acc = s.splat(0.0);
+        let mut weight = s.splat(1.0);
+        for i in 0..d.octaves {
+            let (ci, scale) = if i == 0 {
+                (c, period_scale)
+            } else {
+                octave_lanes(&base, &mut scaled, S::LANES, d.frequency[i], i);
+                let scale = period_scale.saturating_mul(d.period_scale[i]);
+                (LaneSlices::F64(&scaled), scale)
+            };
+            let n = self.source.eval_nd(r, s, ci, scale);
+            acc = fold(s, self.shape, i == 0, d.amplitude[i], acc, &mut weight, n);
+        }
+        let x = match c {
+            LaneSlices::F32(l) => s.load(&l[0][..S::LANES]),
+            LaneSlices::F64(l) => f64::axis_pack(s, &l[0]).x(s),
+        };
+        let norm = d.norm[c.dims().clamp(1, MAX_LATTICE_DIMENSIONS) - 1];
+        finish(s, &self.settings, self.shape, norm, acc, x)
+    }
+
+    fn max_dimension(&self) -> usize {
+        self.source.max_dimension()
     }
 
     fn run_level(&self) -> Level {

@@ -2,13 +2,15 @@
 //! a fade curve, optional periods, and [`Corners`] (gradients for
 //! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
-use crate::field::{Field, GradField, GridAxis, Input, PointPack, inputs_cut, inputs_pack};
+use crate::field::{
+    Field, GradField, GridAxis, Input, LaneSlices, PointPack, inputs_cut, inputs_pack,
+};
 use crate::kernel::{
     AxisSamples, BandAxis, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByBands,
     FillRowsByCells, GradientCorners, HashModeKernel, HashModeRef, MAX_BAND_STEP,
-    MAX_COEFFICIENT_STEP, NaturalCells, Noise, PartsInMemory, PartsInVectors, PeriodicCells,
-    PermutationMode, PlanAxes, RowAxis, ValueCorners, noise_parts, remake_lanes_out_of_range,
-    stage2, stage2_grad,
+    MAX_COEFFICIENT_STEP, MAX_LATTICE_DIMENSIONS, NaturalCells, Noise, PartsInMemory,
+    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, axis,
+    blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
@@ -262,6 +264,39 @@ impl<S: Simd, C: PointPack<S, D>, H: HashModeKernel, const D: usize> OutlinedJob
     }
 }
 
+/// A lattice's pack in 5 dimensions and more (`kernel::blend_nd`), in a
+/// function of its own: one copy per level and corner kind, whatever the
+/// dimension. Stage 1 per axis is the 1D pack's (so `f32` and `f64` points
+/// and periods on the first four axes behave as in 1D–4D).
+struct LatticePackNd<'a, K, S: Simd> {
+    lattice: &'a Lattice<K>,
+    seed: S::UP,
+    c: LaneSlices<'a>,
+    period_scale: u64,
+}
+
+impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S> {
+    type Output = S::F;
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run(self, s: S) -> S::F {
+        let periods = self.lattice.periods(self.period_scale);
+        let fade = self.lattice.fade;
+        let d = self.c.dims().clamp(1, MAX_LATTICE_DIMENSIONS);
+        let mut axes =
+            [axis::<S, CoordinatesMode>(s, s.splat(0.0), fade, false); MAX_LATTICE_DIMENSIONS];
+        for (a, axis) in axes.iter_mut().enumerate().take(d) {
+            let period = periods.get(a).copied().flatten().map(|p| [p; 4]);
+            let period = period.as_ref();
+            *axis = match self.c {
+                LaneSlices::F32(l) => f32::axis_pack(s, &l[a]).axes(s, period, fade, false)[0],
+                LaneSlices::F64(l) => f64::axis_pack(s, &l[a]).axes(s, period, fade, false)[0],
+            };
+        }
+        blend_nd(s, self.seed, &axes[..d], K::SLOPED)
+    }
+}
+
 /// A lattice of either corner kind, the kind chosen at run time: what the
 /// fractals over `Perlin` and `Value` run on ([`Field::run_fractal`]), so
 /// their drivers are compiled once in this crate for both kinds (the two
@@ -324,6 +359,21 @@ impl Field for AnyLattice {
         Noise: Dims<D>,
     {
         each_kind!(self, l => l.eval(r, s, c, period_scale))
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_nd<S: Simd>(
+        &self,
+        r: &LatticeReady<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+    ) -> S::F {
+        each_kind!(self, l => l.eval_nd(r, s, c, period_scale))
+    }
+
+    fn max_dimension(&self) -> usize {
+        each_kind!(self, l => l.max_dimension())
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -453,6 +503,35 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_nd<S: Simd>(
+        &self,
+        r: &LatticeReady<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+    ) -> S::F {
+        match r {
+            LatticeReady::Coordinates(seed, _) => s.outlined(LatticePackNd::<K, S> {
+                lattice: self,
+                seed: *seed,
+                c,
+                period_scale,
+            }),
+            // Never reached: `max_dimension` is 4 in this mode.
+            LatticeReady::Permutation(_) => s.splat(f32::NAN),
+        }
+    }
+
+    /// [`MAX_LATTICE_DIMENSIONS`] with the full-coordinate hash; Ken's
+    /// permutation mode is defined in 1 to 4 dimensions.
+    fn max_dimension(&self) -> usize {
+        match self.hash_mode {
+            HashModeData::Permutation(_) => 4,
+            HashModeData::Coordinates { .. } => MAX_LATTICE_DIMENSIONS,
+        }
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn fill_packs<S: Simd, T: Input, const D: usize>(
         &self,
         r: &LatticeReady<'_, S>,
@@ -533,6 +612,17 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     }
 
     fn output_bounds(&self, dimension: usize) -> (f32, f32) {
+        if dimension > 4 {
+            // The diagonal gradients' exact bound (`kernel::nd`), plus a
+            // margin for `f32` rounding; heights stay in [−1, 1].
+            let g = diagonal_component(dimension);
+            let b = if self.is_value() {
+                1.0
+            } else {
+                g * dimension as f32 / 2.0 + 4e-6
+            };
+            return (-b, b);
+        }
         let d = dimension.clamp(1, 4) - 1;
         let row = Fade::ALL.iter().position(|&f| f == self.fade).unwrap_or(0);
         let b = match (self.is_value(), &self.hash_mode) {

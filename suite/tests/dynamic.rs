@@ -298,7 +298,9 @@ fn the_dimension_as_a_value() {
         assert_eq!(pv.to_bits(), want_pv.to_bits(), "noise_grad_dyn {d}D");
         assert_eq!(bits(&pg), bits(&want_pg), "noise_grad_dyn {d}D derivatives");
     }
-    for d in [0usize, 5, 9] {
+    // Fbm over Perlin computes up to MAX_LATTICE_DIMENSIONS (16); past it,
+    // and past the crate's 32, a typed error.
+    for d in [0usize, 17, 33] {
         let pts = points(d, 3);
         let coords: Vec<&[f32]> = pts.iter().map(Vec::as_slice).collect();
         let mut out = vec![f32::from_bits(0x7fa5_a5a5); 3];
@@ -325,6 +327,12 @@ fn the_dimension_as_a_value() {
                 .contains(&format!("{d} dimensions"))
         );
     }
+    // Derivatives: 1D to 4D.
+    let mut g = vec![0.0; 5];
+    assert_eq!(
+        src.noise_grad_dyn(&[0.5; 5], &mut g),
+        Err(Error::InvalidDimension(5))
+    );
     let mut short = [0.0f32; 2];
     let refused = src.noise_grad_dyn(&[0.5, 0.5, 0.5], &mut short);
     assert!(

@@ -4,6 +4,7 @@
 mod common;
 
 mod custom;
+mod dimensions;
 mod dynamic;
 mod errors;
 mod f64_points;

@@ -36,21 +36,42 @@ fn diagonal_signs<S: Simd, const D: usize>(s: S, h: S::UP) -> [S::UP; D] {
     signs
 }
 
-/// `key_a(c)` for part lanes `c` on axis `a` (see the `hash` module docs).
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn axis_key<S: Simd>(s: S, c: S::UP, a: usize) -> S::UP {
-    let m = s.mul_u32(c, s.splat_u32(AXIS_PRIMES[a]));
-    match a {
-        0 => m,
-        1 => s.xor_u32(m, s.shr_u32::<1>(m)),
-        2 => s.xor_u32(m, s.shr_u32::<2>(m)),
-        _ => s.xor_u32(m, s.shr_u32::<3>(m)),
+/// The odd multiplier of axis `a` (`PRIME[a]` in the `hash` module docs):
+/// [`AXIS_PRIMES`] for the first four axes; for axis 4 and up (noise in
+/// more dimensions), the high half of SplitMix64's finaliser (shifts 30,
+/// 27, 31) of `a · 0x9E3779B97F4A7C15`, made odd.
+pub(crate) const fn axis_multiplier(a: usize) -> u32 {
+    if a < 4 {
+        return AXIS_PRIMES[a];
     }
+    let mut z = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ((z ^ (z >> 31)) >> 32) as u32 | 1
+}
+
+/// `key_a(c)` for part lanes `c` on axis `a` (see the `hash` module docs):
+/// `m ^ (m >> a)` with `m = c · PRIME[a]` (`m` on axis 0), for any axis
+/// below 32.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn axis_key<S: Simd>(s: S, c: S::UP, a: usize) -> S::UP {
+    let m = s.mul_u32(c, s.splat_u32(axis_multiplier(a)));
+    /// `m ^ (m >> a)` with the shift a constant in each arm.
+    macro_rules! shifted {
+        ($($n:literal)*) => {
+            match a {
+                0 => m,
+                $($n => s.xor_u32(m, s.shr_u32::<$n>(m)),)*
+                _ => s.xor_u32(m, s.shr_u32::<31>(m)),
+            }
+        };
+    }
+    shifted!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30)
 }
 
 /// The final mix of a corner's combined keys.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn finish<S: Simd>(s: S, v: S::UP) -> S::UP {
+pub(crate) fn finish<S: Simd>(s: S, v: S::UP) -> S::UP {
     s.mul_u32(s.xor_u32(v, s.shr_u32::<16>(v)), s.splat_u32(FINAL_PRIME))
 }
 
@@ -60,7 +81,7 @@ fn finish<S: Simd>(s: S, v: S::UP) -> S::UP {
 pub(crate) fn coordinate_hash(seed: u32, cells: &[u32]) -> u32 {
     let mut v = seed;
     for (a, &c) in cells.iter().enumerate() {
-        let m = c.wrapping_mul(AXIS_PRIMES[a]);
+        let m = c.wrapping_mul(axis_multiplier(a));
         v ^= if a == 0 { m } else { m ^ (m >> a) };
     }
     (v ^ (v >> 16)).wrapping_mul(FINAL_PRIME)

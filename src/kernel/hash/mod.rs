@@ -7,13 +7,16 @@
 //!   only every 2³² cells along an axis:
 //!
 //!   ```text
-//!   key_a(c) = m ^ (m >> a),  m = c · PRIME[a]       (axis a = 0, 1, 2, 3; mod 2³²)
+//!   key_a(c) = m ^ (m >> a),  m = c · PRIME[a]       (axis a = 1, 2, 3, …; mod 2³²)
+//!   key_0(c) = c · PRIME[0]
 //!   v        = seed ^ key_0(X) ^ key_1(Y) ^ …        (the corner's cells X, Y, …)
 //!   hash     = (v ^ (v >> 16)) · FINAL                (mod 2³²)
 //!   ```
 //!
-//!   The shift by the axis number keeps a shift by 2³¹ cells on several axes
-//!   from cancelling in the xor. The hash's top bits pick the gradient (top 3:
+//!   `PRIME[0..4]` are xxHash's 32-bit primes 1 to 4; axes 4 and up (noise
+//!   in 5 dimensions and more, `kernel/nd.rs`) take odd multipliers from
+//!   SplitMix64 (`axis_multiplier`). The shift by the axis number keeps a
+//!   shift by 2³¹ cells on several axes from cancelling in the xor. The hash's top bits pick the gradient (top 3:
 //!   one of 8 in 2D and 3D; top 4: one of 16 slopes in 1D, of 16 diagonals
 //!   in 4D); value noise takes the top 24 bits as its height. Gradients
 //!   have no zero component, so no lattice edge of any axis-aligned integer
@@ -43,6 +46,7 @@ mod permutation;
 mod tests;
 
 pub use coordinates::CoordinatesMode;
+pub(crate) use coordinates::{axis_key, finish};
 pub(crate) use part_cells::{NaturalCells, PartCells, PeriodicCells};
 pub(crate) use periodic::{VECTOR_PERIOD_MAX, periodic_cells_f32};
 pub use permutation::PermutationMode;

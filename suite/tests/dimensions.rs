@@ -1,0 +1,471 @@
+//! Noise in 5 dimensions and more (`Perlin`, `Value` and the fractals over
+//! them, up to `MAX_LATTICE_DIMENSIONS`): the definition against a scalar
+//! oracle written from the docs, every level against Scalar on adversarial
+//! inputs, one point, `f32` and `f64` batches, grids, windows and threads
+//! agreeing, zero at lattice points, the bound, isotropy, no repetition,
+//! and the typed errors of what is not computed.
+
+use crate::common::{adversarial, levels};
+use noisefield::prelude::*;
+use noisefield::{
+    Combine, DynSource, Error, Fbm, Grid, Level, MAX_DIMENSIONS, MAX_LATTICE_DIMENSIONS, Perlin,
+    Value,
+};
+
+// ------------------------------------------------------------------ oracle
+
+/// SplitMix64's finaliser.
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed key: the high half of SplitMix64's first output.
+fn seed_key(seed: u64) -> u32 {
+    (mix64(seed.wrapping_add(0x9E37_79B9_7F4A_7C15)) >> 32) as u32
+}
+
+/// `PRIME[a]` (`key_a(c) = m ^ (m >> a)`, `m = c · PRIME[a]`, `key_0 = m`):
+/// xxHash's primes, then SplitMix64's finaliser of
+/// `a · golden`, made odd (the `hash` module docs).
+fn multiplier(a: usize) -> u32 {
+    const XXHASH: [u32; 4] = [0x9E37_79B1, 0x85EB_CA77, 0xC2B2_AE3D, 0x27D4_EB2F];
+    if a < 4 {
+        XXHASH[a]
+    } else {
+        (mix64((a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) >> 32) as u32 | 1
+    }
+}
+
+/// The hash of the corner with cells `cells`.
+fn corner_hash(key: u32, cells: &[u32]) -> u32 {
+    let mut v = key;
+    for (a, &c) in cells.iter().enumerate() {
+        let m = c.wrapping_mul(multiplier(a));
+        v ^= if a == 0 { m } else { m ^ (m >> a) };
+    }
+    (v ^ (v >> 16)).wrapping_mul(0x1656_67B1)
+}
+
+fn quintic(t: f32) -> f32 {
+    let t3 = t * t * t;
+    1.0f32.min(t3 * (t * (t * 6.0 - 15.0) + 10.0))
+}
+
+/// Lattice noise at a finite point with |coordinates| < 2³¹, from the
+/// definition: cells and offsets, every corner's hash, gradient
+/// `(±g, …)` by the hash's top `D` bits (value noise: the top 24 bits as a
+/// height), blended along x, then y, …
+fn oracle(seed: u64, gradient: bool, p: &[f32]) -> f32 {
+    let d = p.len();
+    let key = seed_key(seed);
+    let g = (1024 / d) as f32 / 512.0;
+    let cells: Vec<u32> = p.iter().map(|&x| x.floor() as i64 as u32).collect();
+    let t0: Vec<f32> = p.iter().map(|&x| x - x.floor()).collect();
+    let mut values: Vec<f32> = (0..1usize << d)
+        .map(|i| {
+            let corner: Vec<u32> = (0..d)
+                .map(|a| cells[a].wrapping_add((i >> a & 1) as u32))
+                .collect();
+            let h = corner_hash(key, &corner);
+            if !gradient {
+                return (h >> 8) as f32 * (2.0f32 / 16_777_215.0) - 1.0;
+            }
+            let term = |a: usize| {
+                let sign = if h >> (32 - d + a) & 1 == 1 { -g } else { g };
+                let t = if i >> a & 1 == 1 { t0[a] - 1.0 } else { t0[a] };
+                t * sign
+            };
+            (1..d).fold(term(0), |v, a| v + term(a))
+        })
+        .collect();
+    for &t in &t0 {
+        let f = quintic(t);
+        values = values
+            .chunks(2)
+            .map(|pair| pair[0] + f * (pair[1] - pair[0]))
+            .collect();
+    }
+    values[0]
+}
+
+/// Deterministic values in `[-span, span)`.
+fn stream(n: usize, mut state: u64, span: f32) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * span
+        })
+        .collect()
+}
+
+fn points(dims: usize, n: usize, span: f32) -> Vec<Vec<f32>> {
+    (0..dims)
+        .map(|a| stream(n, a as u64 * 7 + 3, span))
+        .collect()
+}
+
+fn slices<T>(c: &[Vec<T>]) -> Vec<&[T]> {
+    c.iter().map(Vec::as_slice).collect()
+}
+
+fn fill_dyn(s: &DynSource, c: &[Vec<f32>]) -> Vec<f32> {
+    let mut out = vec![f32::from_bits(0x7fc0_dead); c[0].len()];
+    s.fill_dyn(&slices(c), &mut out).unwrap();
+    out
+}
+
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|v| v.to_bits()).collect()
+}
+
+/// Perlin and value noise in 5 to 8 dimensions equal the definition bit
+/// for bit, at every level, near the origin and at large cells.
+#[test]
+fn noise_in_five_dimensions_and_more_follows_the_definition() {
+    for dims in [3, 4, 5, 6, 7, 8] {
+        for span in [3.0f32, 1e6] {
+            let c = points(dims, 300, span);
+            for (gradient, source) in [
+                (false, DynSource::new(Value::new(99))),
+                (true, DynSource::new(Perlin::new(99))),
+            ] {
+                for level in levels() {
+                    let s = source.clone().with_level(level).unwrap();
+                    let out = fill_dyn(&s, &c);
+                    for (i, v) in out.iter().enumerate() {
+                        let p: Vec<f32> = c.iter().map(|a| a[i]).collect();
+                        let want = oracle(99, gradient, &p);
+                        assert_eq!(
+                            v.to_bits(),
+                            want.to_bits(),
+                            "{dims}D gradient={gradient} {level:?} at {p:?}: {v} vs {want}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Adversarial inputs (lattice points, ±0, NaN, ±inf, 1e30, subnormals) in
+/// 5, 6, 8 and 12 dimensions: every level gives Scalar's bits, for Perlin,
+/// value noise and fBm, and NaN or ±inf anywhere gives the canonical NaN.
+#[test]
+fn every_level_equals_scalar_in_many_dimensions() {
+    let t = adversarial();
+    for dims in [5usize, 6, 8, 12] {
+        let n = t.len() * 3;
+        let c: Vec<Vec<f32>> = (0..dims)
+            .map(|a| (0..n).map(|i| t[(i * (a + 1) + a * 5) % t.len()]).collect())
+            .collect();
+        let sources = [
+            DynSource::new(Perlin::new(5)),
+            DynSource::new(Value::new(6)),
+            DynSource::new(Fbm::new(Perlin::new(7)).octaves(3)),
+        ];
+        for source in sources {
+            let scalar = fill_dyn(&source.clone().with_level(Level::Scalar).unwrap(), &c);
+            for (i, v) in scalar.iter().enumerate() {
+                if c.iter().any(|a| !a[i].is_finite()) {
+                    assert_eq!(v.to_bits(), f32::NAN.to_bits(), "{dims}D {source:?} {i}");
+                }
+            }
+            for level in levels() {
+                let out = fill_dyn(&source.clone().with_level(level).unwrap(), &c);
+                assert_eq!(bits(&out), bits(&scalar), "{dims}D {source:?} at {level:?}");
+            }
+        }
+    }
+}
+
+/// The static API in 6 and 9 dimensions: one point, `f32` and `f64`
+/// batches (equal for `f32` points, fractals too: their octaves are made
+/// in `f64` in 5D and more), and the run-time face agree.
+#[test]
+fn points_batches_and_the_runtime_face_agree() {
+    fn check<const D: usize>(p: &DynSource) {
+        let c = points(D, 257, 40.0);
+        let arrays: [&[f32]; D] = std::array::from_fn(|a| c[a].as_slice());
+        let wide: Vec<Vec<f64>> = c
+            .iter()
+            .map(|a| a.iter().map(|&v| f64::from(v)).collect())
+            .collect();
+        let wides: [&[f64]; D] = std::array::from_fn(|a| wide[a].as_slice());
+        let (mut a, mut b) = (vec![0.0f32; 257], vec![0.0f32; 257]);
+        p.fill(arrays, &mut a).unwrap();
+        p.fill_f64(wides, &mut b).unwrap();
+        assert_eq!(bits(&a), bits(&b), "{D}D fill vs fill_f64");
+        assert_eq!(bits(&a), bits(&fill_dyn(&DynSource::new(p.clone()), &c)));
+        for i in (0..257).step_by(16) {
+            let q: [f32; D] = std::array::from_fn(|k| c[k][i]);
+            assert_eq!(p.noise(q).to_bits(), a[i].to_bits(), "{D}D noise at {q:?}");
+            let dynamic = DynSource::new(p.clone()).noise_dyn(&q).unwrap();
+            assert_eq!(dynamic.to_bits(), a[i].to_bits());
+        }
+    }
+    for p in [
+        DynSource::new(Perlin::new(1)),
+        DynSource::new(Perlin::new(2).with_fade(noisefield::Fade::Cubic)),
+        DynSource::new(Fbm::new(Perlin::new(3)).octaves(5)),
+        DynSource::new(noisefield::Ridged::new(Value::new(4)).octaves(3)),
+    ] {
+        check::<6>(&p);
+        check::<9>(&p);
+    }
+}
+
+/// A 5D grid equals `fill_f64` at its sample positions, on one thread and
+/// on the pool, and two windows join into the whole grid.
+#[test]
+fn grids_in_five_dimensions_are_their_points() {
+    let size = [7, 5, 3, 4, 6];
+    let grid = Grid::new(
+        [0.3, -2.0, 100.5, 7.0, -0.01],
+        [0.37, 0.5, 1.25, 0.01, 3.0],
+        size,
+    );
+    let n: usize = size.iter().product();
+    let mut coords: Vec<Vec<f64>> = (0..5).map(|_| Vec::with_capacity(n)).collect();
+    for i in 0..n {
+        let mut rest = i;
+        for (a, c) in coords.iter_mut().enumerate() {
+            c.push(grid.coord(a, rest % size[a]));
+            rest /= size[a];
+        }
+    }
+    for source in [
+        DynSource::new(Perlin::new(3)),
+        DynSource::new(Fbm::new(Value::new(4)).octaves(4)),
+    ] {
+        let mut points = vec![0.0f32; n];
+        source.fill_f64_dyn(&slices(&coords), &mut points).unwrap();
+        let (mut one, mut many) = (vec![0.0f32; n], vec![0.0f32; n]);
+        source.fill_grid(&grid, &mut one).unwrap();
+        source.fill_grid_par(&grid, &mut many).unwrap();
+        assert_eq!(bits(&one), bits(&points), "{source:?}");
+        assert_eq!(bits(&many), bits(&points), "{source:?}");
+        // Windows split along the last axis.
+        let low = grid.window([0; 5], [7, 5, 3, 4, 2]).unwrap();
+        let high = grid.window([0, 0, 0, 0, 2], [7, 5, 3, 4, 4]).unwrap();
+        let mut joined = vec![0.0f32; n];
+        let (a, b) = joined.split_at_mut(n / 3);
+        source.fill_grid(&low, a).unwrap();
+        source.fill_grid(&high, b).unwrap();
+        assert_eq!(bits(&joined), bits(&points), "{source:?} windows");
+    }
+}
+
+/// Gradient noise is 0 at every lattice point, in every dimension up to
+/// the most it computes.
+#[test]
+fn lattice_points_are_zero() {
+    for dims in 5..=MAX_LATTICE_DIMENSIONS {
+        let n = if dims > 12 { 8 } else { 64 };
+        let c: Vec<Vec<f32>> = points(dims, n, 1000.0)
+            .into_iter()
+            .map(|a| a.into_iter().map(f32::floor).collect())
+            .collect();
+        let out = fill_dyn(&DynSource::new(Perlin::new(dims as u64)), &c);
+        assert!(out.iter().all(|&v| v == 0.0), "{dims}D: {out:?}");
+    }
+}
+
+/// Random points stay within the stated bound, which is the exact largest
+/// value (`g · D / 2`, all corners' gradients pointing at a cell's centre)
+/// plus rounding; the oracle reaches it there with those gradients.
+#[test]
+fn values_stay_within_the_bound() {
+    for dims in [5usize, 6, 8, 10] {
+        let p = Perlin::new(11);
+        let (lo, hi) = p.bounds(dims);
+        let g = (1024 / dims) as f32 / 512.0;
+        assert_eq!(hi, -lo);
+        assert!(
+            (hi - g * dims as f32 / 2.0).abs() < 1e-5 && hi <= 1.00001,
+            "{dims}D {hi}"
+        );
+        let n = if dims > 8 { 20_000 } else { 100_000 };
+        let c = points(dims, n, 500.0);
+        let out = fill_dyn(&DynSource::new(p.clone()), &c);
+        let max = out.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        eprintln!("{dims}D: max |noise| over {n} random points {max}, bound {hi}");
+        assert!(max <= hi, "{dims}D: {max} > {hi}");
+        assert!(max > 0.2 * hi, "{dims}D: {max}: the search found nothing");
+        let value = DynSource::new(Value::new(11));
+        assert!(
+            fill_dyn(&value, &c)
+                .iter()
+                .all(|v| v.abs() <= value.bounds(dims).1)
+        );
+    }
+}
+
+/// The variance of the directional derivative (central differences) is the
+/// same along an axis, a face diagonal and the main diagonal, within 3%,
+/// over 10⁶ random points of 5D noise: the gradients favour no direction.
+#[test]
+fn five_dimensional_noise_is_isotropic_to_second_order() {
+    let dims = 5;
+    let n = 1_000_000;
+    let p = DynSource::new(Perlin::new(21));
+    let c = points(dims, n, 1000.0);
+    let h: f64 = 1.0 / 256.0;
+    let s5 = 1.0 / (dims as f32).sqrt();
+    let s2 = std::f32::consts::FRAC_1_SQRT_2;
+    let directions: [(&str, [f32; 5]); 3] = [
+        ("axis", [0.0, 0.0, 1.0, 0.0, 0.0]),
+        ("face diagonal", [s2, 0.0, 0.0, -s2, 0.0]),
+        ("main diagonal", [s5, -s5, s5, s5, -s5]),
+    ];
+    let mut variances = Vec::new();
+    for (name, u) in directions {
+        // In f64, so each step is exactly `h·u`.
+        let moved = |sign: f64| -> Vec<f32> {
+            let m: Vec<Vec<f64>> = (0..dims)
+                .map(|a| {
+                    let step = sign * h * f64::from(u[a]);
+                    c[a].iter().map(|&x| f64::from(x) + step).collect()
+                })
+                .collect();
+            let mut out = vec![0.0f32; n];
+            p.fill_f64_dyn(&slices(&m), &mut out).unwrap();
+            out
+        };
+        let (plus, minus) = (moved(1.0), moved(-1.0));
+        let var = plus
+            .iter()
+            .zip(&minus)
+            .map(|(a, b)| {
+                let d = f64::from(a - b) / (2.0 * h);
+                d * d
+            })
+            .sum::<f64>()
+            / n as f64;
+        eprintln!("5D directional derivative variance along the {name}: {var}");
+        variances.push(var);
+    }
+    let (lo, hi) = variances
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    assert!(hi / lo < 1.03, "{variances:?}");
+}
+
+/// Shifting a 6D field by 2^k cells along any axis (and by 2³¹ along two
+/// axes at once, where equal per-axis changes of key would cancel) changes
+/// more than 99% of its samples.
+#[test]
+fn six_dimensional_fields_do_not_repeat() {
+    let dims = 6;
+    let n = 4096;
+    // Off every lattice plane: odd multiples of 1/128.
+    let c: Vec<Vec<f32>> = points(dims, n, 2000.0)
+        .into_iter()
+        .map(|a| {
+            a.into_iter()
+                .map(|v| ((v * 64.0).floor() + 0.5) / 64.0)
+                .collect()
+        })
+        .collect();
+    let p = DynSource::new(Perlin::new(8));
+    let base = fill_dyn(&p, &c);
+    let differing = |moved: &[f32]| {
+        moved
+            .iter()
+            .zip(&base)
+            .filter(|(a, b)| a.to_bits() != b.to_bits())
+            .count() as f64
+            / n as f64
+    };
+    let mut shifts: Vec<Vec<(usize, f64)>> = Vec::new();
+    for axis in 0..dims {
+        for k in [256.0, 65536.0, 1_048_576.0] {
+            shifts.push(vec![(axis, k)]);
+        }
+    }
+    for (a, b) in [(4, 5), (0, 5), (3, 4)] {
+        shifts.push(vec![(a, 2_147_483_648.0), (b, 2_147_483_648.0)]);
+    }
+    for shift in shifts {
+        // f64 points: a shift of 2³¹ cells is exact there.
+        let moved: Vec<Vec<f64>> = (0..dims)
+            .map(|a| {
+                let d: f64 = shift.iter().filter(|s| s.0 == a).map(|s| s.1).sum();
+                c[a].iter().map(|&x| f64::from(x) + d).collect()
+            })
+            .collect();
+        let mut out = vec![0.0f32; n];
+        p.fill_f64_dyn(&slices(&moved), &mut out).unwrap();
+        let d = differing(&out);
+        assert!(d > 0.99, "shift {shift:?}: only {d} differ");
+    }
+}
+
+/// What is not computed is refused with a typed error before any work
+/// (nothing written), and a one-point call is NaN.
+#[test]
+fn what_is_not_computed_is_a_typed_error() {
+    let c = points(5, 10, 3.0);
+    let sentinel = f32::from_bits(0x7fc0_dead);
+    let refuse = |s: DynSource, dims: usize| {
+        let c = points(dims, 10, 3.0);
+        let mut out = vec![sentinel; 10];
+        assert_eq!(
+            s.fill_dyn(&slices(&c), &mut out),
+            Err(Error::InvalidDimension(dims)),
+            "{s:?}"
+        );
+        assert!(out.iter().all(|v| v.to_bits() == sentinel.to_bits()));
+    };
+    // Ken's permutation mode is defined in 1D–4D only.
+    refuse(DynSource::new(Perlin::reference()), 5);
+    refuse(DynSource::new(Fbm::new(Value::permuted(3))), 6);
+    // Operators: not yet beyond 4D.
+    refuse(
+        DynSource::new(Combine::add(Perlin::new(1), Perlin::new(2))),
+        5,
+    );
+    // Past the lattice's and the crate's limits.
+    refuse(DynSource::new(Perlin::new(1)), MAX_LATTICE_DIMENSIONS + 1);
+    refuse(DynSource::new(Perlin::new(1)), MAX_DIMENSIONS + 1);
+    assert!(Perlin::reference().noise([0.5f32; 5]).is_nan());
+    assert!(Perlin::new(1).noise([0.5f32; 17]).is_nan());
+    assert_eq!(
+        DynSource::new(Perlin::new(1)).noise_dyn(&[0.5; 17]),
+        Err(Error::InvalidDimension(17))
+    );
+    // Derivatives: not yet beyond 4D.
+    let p = Perlin::new(1);
+    let mut out = vec![sentinel; 10];
+    let mut grads = vec![vec![sentinel; 10]; 5];
+    let [g0, g1, g2, g3, g4] = &mut grads[..] else {
+        unreachable!()
+    };
+    let coords: [&[f32]; 5] = std::array::from_fn(|a| c[a].as_slice());
+    assert_eq!(
+        p.fill_grad(coords, &mut out, [g0, g1, g2, g3, g4]),
+        Err(Error::InvalidDimension(5))
+    );
+    assert!(out.iter().all(|v| v.to_bits() == sentinel.to_bits()));
+    assert!(p.noise_grad([0.5f32; 5]).0.is_nan());
+    // A fifth coordinate slice of another length is named.
+    let mut short = c.clone();
+    short[4].pop();
+    let mut out = vec![sentinel; 10];
+    let e = DynSource::new(p)
+        .fill_dyn(&slices(&short), &mut out)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::LengthMismatch {
+            name: "axis 4",
+            expected: 10,
+            found: 9
+        }
+    );
+    assert!(e.to_string().contains("axis 4"), "{e}");
+    assert!(out.iter().all(|v| v.to_bits() == sentinel.to_bits()));
+}
