@@ -149,8 +149,10 @@ pub trait Differentiable: Source + GradField {
             2 => unsplit(field::point_grad(self, cast::<_, D, 2>(p))),
             3 => unsplit(field::point_grad(self, cast::<_, D, 3>(p))),
             4 => unsplit(field::point_grad(self, cast::<_, D, 4>(p))),
-            // Derivatives in 5 dimensions and more: not computed yet.
-            _ => (f32::NAN, [f32::NAN; D]),
+            _ => {
+                let mut d = [0.0; D];
+                (field::point_grad_nd(self, &p, &mut d), d)
+            }
         }
     }
     /// Values into `out` and the derivative along axis `a` into `grad[a]`,

@@ -6,8 +6,8 @@
 #[cfg(feature = "noise")]
 use super::F64Pack;
 use super::{
-    F32Pack, Field, GradField, GradRequest, GradWork, GridAxis, Input, LaneSlices, Points,
-    PointsNd, Request, Work, WorkNd,
+    F32Pack, Field, GradField, GradRequest, GradWork, GradWorkNd, GridAxis, Input, LaneSlices,
+    Points, PointsNd, Request, Work, WorkNd,
 };
 use crate::error::check_lengths;
 use crate::grid::{Grid, GridNd};
@@ -226,7 +226,12 @@ pub(crate) fn run_grad<F: GradField>(f: &F, req: GradRequest<'_>) -> Result<(), 
         GradRequest::D2(w) => work(f, w),
         GradRequest::D3(w) => work(f, w),
         GradRequest::D4(w) => work(f, w),
-        GradRequest::Nd(dims) => Err(Error::InvalidDimension(dims)),
+        GradRequest::Nd(GradWorkNd::Fill(points, out, mut grad)) => {
+            fill_grad_nd(f, &points, out, &mut grad)
+        }
+        GradRequest::Nd(GradWorkNd::Grid(grid, out, mut grad, parallel)) => {
+            fill_grid_grad_nd(f, &grid, out, &mut grad, parallel)
+        }
     }
 }
 
@@ -366,7 +371,7 @@ pub(crate) fn fill_grid_nd<F: Field>(
             found: out.len(),
         });
     }
-    grid_by_points(grid, out, parallel, &|points, out| {
+    grid_by_points(grid, out, &mut [], parallel, &|points, out, _| {
         dispatch(
             f.run_level(),
             FillPointsNd {
@@ -379,16 +384,129 @@ pub(crate) fn fill_grid_nd<F: Field>(
     Ok(())
 }
 
-/// Fills `out` with `fill(points, block)` for blocks of samples of `grid`
-/// (on the rayon pool when `parallel`), `points` their positions in `f64`.
-/// Not generic, so one copy serves every field.
+/// `out[i]` and `grad[a][i]` = the field and its derivatives at point `i`,
+/// the dimension a value: [`FillPointsNd`] with derivatives.
+struct FillPointsGradNd<'a, 'b, F> {
+    field: &'a F,
+    points: &'a PointsNd<'a>,
+    out: &'a mut [f32],
+    grad: &'a mut [&'b mut [f32]],
+}
+
+impl<F: GradField> Job for FillPointsGradNd<'_, '_, F> {
+    type Output = ();
+
+    fn run<S: Simd>(self, s: S) {
+        let r = self.field.ready(s);
+        let n = S::LANES;
+        let dims = self.points.dims();
+        let (mut f32s, mut f64s) = match self.points {
+            PointsNd::F32(_) => (vec![[0.0f32; MAX_LANES]; dims], Vec::new()),
+            PointsNd::F64(_) => (Vec::new(), vec![[0.0f64; MAX_LANES]; dims]),
+        };
+        let mut d = vec![s.splat(0.0); dims];
+        for (k, dst) in self.out.chunks_mut(n).enumerate() {
+            let c = match self.points {
+                PointsNd::F32(c) => LaneSlices::F32(lane_copies(c, &mut f32s, k * n, n)),
+                PointsNd::F64(c) => LaneSlices::F64(lane_copies(c, &mut f64s, k * n, n)),
+            };
+            let v = self.field.eval_grad_nd(&r, s, c, 1, &mut d);
+            store_pack(s, v, dst);
+            let (at, len) = (k * n, dst.len());
+            for (g, &d) in self.grad.iter_mut().zip(&d) {
+                store_pack(s, d, &mut g[at..at + len]);
+            }
+        }
+    }
+}
+
+/// A batch of points with derivatives, the dimension a value.
+fn fill_grad_nd<F: GradField>(
+    f: &F,
+    points: &PointsNd<'_>,
+    out: &mut [f32],
+    grad: &mut [&mut [f32]],
+) -> Result<(), Error> {
+    f.validate_grad()?;
+    check_dimension(f, points.dims())?;
+    match points {
+        PointsNd::F32(c) => check_lengths(c, out)?,
+        PointsNd::F64(c) => check_lengths(c, out)?,
+    }
+    check_axes_and_lengths(grad, points.dims(), out.len())?;
+    dispatch(
+        f.run_level(),
+        FillPointsGradNd {
+            field: f,
+            points,
+            out,
+            grad,
+        },
+    );
+    Ok(())
+}
+
+/// `Err` unless there is one derivative output per axis, each of `len`.
+fn check_axes_and_lengths(grad: &[&mut [f32]], dims: usize, len: usize) -> Result<(), Error> {
+    if grad.len() != dims {
+        return Err(Error::InvalidParameter {
+            name: "grad",
+            reason: format!(
+                "{} derivative outputs for {dims} coordinate axes; give one per axis",
+                grad.len()
+            ),
+        });
+    }
+    check_grad_lengths(grad, len)
+}
+
+/// A grid with derivatives, the dimension a value: every sample as
+/// [`fill_grad_nd`] computes its `f64` position.
+fn fill_grid_grad_nd<F: GradField>(
+    f: &F,
+    grid: &GridNd,
+    out: &mut [f32],
+    grad: &mut [&mut [f32]],
+    parallel: bool,
+) -> Result<(), Error> {
+    f.validate_grad()?;
+    check_dimension(f, grid.dims())?;
+    let len = grid.check()?;
+    if out.len() != len {
+        return Err(Error::LengthMismatch {
+            name: "out",
+            expected: len,
+            found: out.len(),
+        });
+    }
+    check_axes_and_lengths(grad, grid.dims(), len)?;
+    grid_by_points(grid, out, grad, parallel, &|points, out, grad| {
+        dispatch(
+            f.run_level(),
+            FillPointsGradNd {
+                field: f,
+                points,
+                out,
+                grad,
+            },
+        )
+    });
+    Ok(())
+}
+
+/// Fills `out` (and each of `grad`, as long) with `fill(points, block,
+/// grad blocks)` for blocks of samples of `grid` (on the rayon pool when
+/// `parallel`), `points` their positions in `f64`. Not generic, so one copy
+/// serves every field.
+#[allow(clippy::type_complexity)]
 fn grid_by_points(
     grid: &GridNd,
     out: &mut [f32],
+    grad: &mut [&mut [f32]],
     parallel: bool,
-    fill: &(dyn Fn(&PointsNd<'_>, &mut [f32]) + Sync),
+    fill: &(dyn Fn(&PointsNd<'_>, &mut [f32], &mut [&mut [f32]]) + Sync),
 ) {
-    let block = |first: usize, out: &mut [f32]| {
+    let block = |first: usize, out: &mut [f32], grad: &mut [&mut [f32]]| {
         let dims = grid.dims();
         let mut coords = vec![vec![0.0f64; out.len()]; dims];
         // The local index of sample `first` on each axis, then counted up.
@@ -413,19 +531,52 @@ fn grid_by_points(
         fill(
             &PointsNd::F64(coords.iter().map(Vec::as_slice).collect()),
             out,
+            grad,
         );
     };
+    // Each block's output and derivative outputs.
+    let mut grads: Vec<_> = grad
+        .iter_mut()
+        .map(|g| g.chunks_mut(GRID_ND_BLOCK))
+        .collect();
+    let blocks: Vec<(usize, &mut [f32], Vec<&mut [f32]>)> = out
+        .chunks_mut(GRID_ND_BLOCK)
+        .enumerate()
+        .map(|(k, out)| {
+            let g = grads.iter_mut().filter_map(Iterator::next).collect();
+            (k * GRID_ND_BLOCK, out, g)
+        })
+        .collect();
     #[cfg(feature = "parallel")]
     if parallel {
-        out.par_chunks_mut(GRID_ND_BLOCK)
-            .enumerate()
-            .for_each(|(k, out)| block(k * GRID_ND_BLOCK, out));
+        blocks
+            .into_par_iter()
+            .for_each(|(first, out, mut grad)| block(first, out, &mut grad));
         return;
     }
     let _ = parallel;
-    for (k, out) in out.chunks_mut(GRID_ND_BLOCK).enumerate() {
-        block(k * GRID_ND_BLOCK, out);
+    for (first, out, mut grad) in blocks {
+        block(first, out, &mut grad);
     }
+}
+
+/// One point and its derivatives in `p.len()` dimensions (5 and up)
+/// through the scalar backend (NaN if the field is invalid or computes
+/// fewer dimensions).
+pub(crate) fn point_grad_nd<F: GradField>(f: &F, p: &[f32], grad: &mut [f32]) -> f32 {
+    if f.validate_grad().is_err() || p.len() > f.max_dimension() || grad.len() != p.len() {
+        grad.fill(f32::NAN);
+        return f32::NAN;
+    }
+    let mut lanes = vec![[0.0f32; MAX_LANES]; p.len()];
+    for (l, &c) in lanes.iter_mut().zip(p) {
+        l[0] = c;
+    }
+    let s = Scalar;
+    let mut d = vec![0.0f32; p.len()];
+    let v = f.eval_grad_nd(&f.ready(s), s, LaneSlices::F32(&lanes), 1, &mut d);
+    grad.copy_from_slice(&d);
+    v
 }
 
 /// One `f64` point through the scalar backend (`NaN` if the field is
@@ -484,10 +635,14 @@ where
 }
 
 /// The names of the derivative outputs, by axis.
-const GRAD_NAMES: [&str; 4] = ["dx", "dy", "dz", "dw"];
+const GRAD_NAMES: [&str; crate::MAX_DIMENSIONS] = [
+    "dx", "dy", "dz", "dw", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14",
+    "d15", "d16", "d17", "d18", "d19", "d20", "d21", "d22", "d23", "d24", "d25", "d26", "d27",
+    "d28", "d29", "d30", "d31",
+];
 
 /// `Err(LengthMismatch)` unless every derivative slice has `len` elements.
-fn check_grad_lengths<const D: usize>(grad: &[&mut [f32]; D], len: usize) -> Result<(), Error> {
+fn check_grad_lengths(grad: &[&mut [f32]], len: usize) -> Result<(), Error> {
     for (a, g) in grad.iter().enumerate() {
         if g.len() != len {
             return Err(Error::LengthMismatch {

@@ -187,6 +187,17 @@ macro_rules! forward_grad_field {
             {
                 self.0.eval_grad(r, s, c, period_scale)
             }
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            fn eval_grad_nd<S: crate::simd::Simd>(
+                &self,
+                r: &Self::Ready<'_, S>,
+                s: S,
+                c: crate::field::LaneSlices<'_>,
+                period_scale: u64,
+                grad: &mut [S::F],
+            ) -> S::F {
+                self.0.eval_grad_nd(r, s, c, period_scale, grad)
+            }
             fn validate_grad(&self) -> Result<(), crate::Error> {
                 self.0.validate_grad()
             }

@@ -32,11 +32,11 @@ pub use coords::{F32Pack, F64Pack, GridAxis, LaneArrays, LaneSlices, PointPack};
 pub(crate) use drivers::point_f64;
 pub(crate) use drivers::{
     at_level, by_row_points, canonical, fill_grid, fill_rows_by_points, inputs_cut, inputs_pack,
-    point, point_grad, point_nd, run, run_grad,
+    point, point_grad, point_grad_nd, point_nd, run, run_grad,
 };
 pub(crate) use forward::{forward_field, forward_grad_field, forward_settings};
 pub(crate) use request::{Dimension, cast};
-pub use request::{GradRequest, GradWork, Points, PointsNd, Request, Work, WorkNd};
+pub use request::{GradRequest, GradWork, GradWorkNd, Points, PointsNd, Request, Work, WorkNd};
 
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd};
@@ -187,6 +187,24 @@ pub trait GradField: Field {
     ) -> (S::F, [S::F; D])
     where
         Noise: Dims<D>;
+
+    /// [`Field::eval_nd`] with derivatives: the value, and the derivative
+    /// along axis `a` into `grad[a]` (`c.dims()` of them). The default, for
+    /// a field of 4 dimensions at most, is NaN (never reached: the drivers
+    /// refuse first).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        let _ = (r, c, period_scale);
+        grad.fill(s.splat(f32::NAN));
+        s.splat(f32::NAN)
+    }
 
     /// [`Field::run`] with derivatives.
     fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {

@@ -69,9 +69,14 @@ pub enum GradRequest<'a> {
     D2(GradWork<'a, 2>),
     D3(GradWork<'a, 3>),
     D4(GradWork<'a, 4>),
-    /// Derivatives in this many dimensions (5 and up): not computed yet,
-    /// every field answers [`crate::Error::InvalidDimension`].
-    Nd(usize),
+    /// 5 dimensions and more.
+    Nd(GradWorkNd<'a>),
+}
+
+/// [`WorkNd`] with derivatives: the values, then one output per axis.
+pub enum GradWorkNd<'a> {
+    Fill(PointsNd<'a>, &'a mut [f32], Vec<&'a mut [f32]>),
+    Grid(GridNd, &'a mut [f32], Vec<&'a mut [f32]>, bool),
 }
 
 /// The dimensions the crate computes: `Dimension::<D>::COMPUTED` fails to
@@ -153,7 +158,17 @@ impl<'a, const D: usize> From<GradWork<'a, D>> for GradRequest<'a> {
             2 => GradRequest::D2(w.cast()),
             3 => GradRequest::D3(w.cast()),
             4 => GradRequest::D4(w.cast()),
-            _ => GradRequest::Nd(D),
+            _ => GradRequest::Nd(match w {
+                GradWork::Fill(Points::F32(c), out, g) => {
+                    GradWorkNd::Fill(PointsNd::F32(c.to_vec()), out, g.into_iter().collect())
+                }
+                GradWork::Fill(Points::F64(c), out, g) => {
+                    GradWorkNd::Fill(PointsNd::F64(c.to_vec()), out, g.into_iter().collect())
+                }
+                GradWork::Grid(grid, out, g, par) => {
+                    GradWorkNd::Grid(GridNd::of(grid), out, g.into_iter().collect(), par)
+                }
+            }),
         }
     }
 }

@@ -37,25 +37,27 @@ pub(crate) fn diagonal_component(dimensions: usize) -> f32 {
     (1024 / dimensions.max(3)) as f32 / 512.0
 }
 
-/// `a + t·(b − a)`, the kernel's one lerp.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn lerp<S: Simd>(t: S::P, a: S::P, b: S::P) -> S::P {
-    a + t * (b - a)
-}
-
 /// One pack of lattice noise over `axes` (stage 1 of each axis; their
 /// number, 1 to [`MAX_LATTICE_DIMENSIONS`], is the dimension) with seed key
-/// `seed`: gradient noise when `sloped`, value noise otherwise.
+/// `seed`: gradient noise when `sloped`, value noise otherwise. With `grad`
+/// (one register per axis; `slopes[a]` the fade's slope at axis `a`'s
+/// offset) also the derivatives, by the product rule at each blend as the
+/// 1D–4D kernels make them (`stage2::blend_grad`); the value is the same
+/// either way. One function for both: the derivatives' work is skipped per
+/// blend, not compiled twice.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn blend_nd<S: Simd>(
     s: S,
     seed: S::UP,
     axes: &[Axis<S, CoordinatesMode>],
     sloped: bool,
+    slopes: &[S::F],
+    mut grad: Option<&mut [S::F]>,
 ) -> S::F {
     const MAX: usize = MAX_LATTICE_DIMENSIONS;
     let d = axes.len().clamp(1, MAX);
     let g = diagonal_component(d);
+    let with_grad = grad.is_some();
     let mut out = axes[0].t0;
     // A plain loop over the parts (not `for_each_part!`): the corners' work
     // dwarfs a part's selection, and one copy of the body is a quarter of
@@ -64,12 +66,13 @@ pub(crate) fn blend_nd<S: Simd>(
         let zero = splat_part(s, 0.0);
         // Per axis: the lower cells' keys (xored into `base`), the change
         // of key from the lower to the upper cell, the gradient products
-        // `(+g·t, −g·t)` at the near and far offsets, and the fade.
+        // `(+g·t, −g·t)` at the near and far offsets, the fade and its slope.
         let mut base = seed;
         let mut flip = [seed; MAX];
         let mut near = [[zero; 2]; MAX];
         let mut far = [[zero; 2]; MAX];
         let mut fade = [zero; MAX];
+        let mut slope = [zero; MAX];
         let (plus, minus) = (splat_part(s, g), splat_part(s, -g));
         for (a, axis) in axes.iter().enumerate().take(d) {
             let k0 = axis_key(s, s.u32_part(axis.c0, k), a);
@@ -82,16 +85,20 @@ pub(crate) fn blend_nd<S: Simd>(
             near[a] = [t0 * plus, t0 * minus];
             far[a] = [t1 * plus, t1 * minus];
             fade[a] = s.part(axis.fade, k);
+            if with_grad {
+                slope[a] = s.part(slopes[a], k);
+            }
         }
+        // The halves waiting to be blended along each axis (with their
+        // derivatives), and the corner in hand.
         let mut stack = [zero; MAX];
+        let mut stack_d = [[zero; MAX]; MAX];
+        let mut value_d = [zero; MAX];
         let mut result = zero;
         let mut v = base;
         for i in 0..1usize << d {
             // From corner i − 1 to i, the axes whose bit changes change key.
-            let mut changed = i ^ i.wrapping_sub(1);
-            if i == 0 {
-                changed = 0;
-            }
+            let mut changed = if i == 0 { 0 } else { i ^ (i - 1) };
             let mut a = 0;
             while changed != 0 {
                 if changed & 1 == 1 {
@@ -115,25 +122,46 @@ pub(crate) fn blend_nd<S: Simd>(
                 for (a, &sign) in signs.iter().enumerate().take(d).skip(1) {
                     dot = dot + s.top2(at(a), sign);
                 }
+                if with_grad {
+                    for (dv, &sign) in value_d.iter_mut().zip(&signs).take(d) {
+                        *dv = s.top2([plus, minus], sign);
+                    }
+                }
                 dot
             } else {
+                // A height: no slope of its own.
+                value_d = [zero; MAX];
                 CoordinatesMode::height(s, h)
             };
             // Blend with the waiting halves along each axis whose bit this
             // corner completes; otherwise wait.
             let mut a = 0;
             while a < d && i >> a & 1 == 1 {
-                value = lerp::<S>(fade[a], stack[a], value);
+                let diff = value - stack[a];
+                if with_grad {
+                    for (dv, &dl) in value_d.iter_mut().zip(&stack_d[a]).take(d) {
+                        *dv = dl + fade[a] * (*dv - dl);
+                    }
+                    value_d[a] = value_d[a] + slope[a] * diff;
+                }
+                value = stack[a] + fade[a] * diff;
                 a += 1;
             }
             if a == d {
                 result = value;
             } else {
                 stack[a] = value;
+                if with_grad {
+                    stack_d[a] = value_d;
+                }
             }
         }
-        let n = s.canonical_nan(result);
-        s.set_part(&mut out, k, n);
+        s.set_part(&mut out, k, s.canonical_nan(result));
+        if let Some(grad) = grad.as_deref_mut() {
+            for (dst, &dv) in grad.iter_mut().zip(&value_d).take(d) {
+                s.set_part(dst, k, s.canonical_nan(dv));
+            }
+        }
     }
     out
 }
@@ -242,5 +270,72 @@ mod tests {
         }
         check::<GradientCorners>(&[3, 4]);
         check::<ValueCorners>(&[1, 2, 3, 4]);
+    }
+
+    /// The same with derivatives: the kernel of any dimension's values and
+    /// derivatives at 3 and 4 axes are the 3D and 4D kernels'.
+    #[test]
+    fn derivatives_at_four_axes_or_fewer_are_the_fixed_kernels() {
+        check::<GradientCorners>(&[3, 4]);
+        check::<ValueCorners>(&[1, 2, 3, 4]);
+    }
+
+    fn check<K: crate::kernel::Corners + Default + std::fmt::Debug>(dims: &[usize]) {
+        use crate::Differentiable;
+        use crate::field::{GradRequest, GradWorkNd, run_grad};
+        let n = 555;
+        for &d in dims {
+            let coords: Vec<Vec<f32>> = (0..d).map(|a| axis_values(a, n)).collect();
+            let slices: Vec<&[f32]> = coords.iter().map(Vec::as_slice).collect();
+            for fade in [Fade::Quintic, Fade::Cosine, Fade::Linear] {
+                for level in Level::available() {
+                    let mut l = Lattice::<K>::coordinates(77);
+                    l.fade = fade;
+                    l.set_level(level);
+                    let mut fixed = vec![vec![0.0f32; n]; d + 1];
+                    let mut any = vec![vec![0.0f32; n]; d + 1];
+                    {
+                        let (out, grad) = fixed.split_first_mut().unwrap();
+                        let mut g = grad.iter_mut().map(Vec::as_mut_slice);
+                        match d {
+                            1 => l.fill_grad([slices[0]], out, [g.next().unwrap()]),
+                            2 => l.fill_grad(
+                                [slices[0], slices[1]],
+                                out,
+                                std::array::from_fn(|_| g.next().unwrap()),
+                            ),
+                            3 => l.fill_grad(
+                                [slices[0], slices[1], slices[2]],
+                                out,
+                                std::array::from_fn(|_| g.next().unwrap()),
+                            ),
+                            _ => l.fill_grad(
+                                [slices[0], slices[1], slices[2], slices[3]],
+                                out,
+                                std::array::from_fn(|_| g.next().unwrap()),
+                            ),
+                        }
+                        .unwrap();
+                    }
+                    {
+                        let (out, grad) = any.split_first_mut().unwrap();
+                        let grad = grad.iter_mut().map(Vec::as_mut_slice).collect();
+                        let work = GradWorkNd::Fill(PointsNd::F32(slices.clone()), out, grad);
+                        run_grad(&l, GradRequest::Nd(work)).unwrap();
+                    }
+                    for (a, (x, y)) in fixed.iter().zip(&any).enumerate() {
+                        for i in 0..n {
+                            assert_eq!(
+                                x[i].to_bits(),
+                                y[i].to_bits(),
+                                "{d}D {fade:?} {level:?} output {a} point {i}: {} vs {}",
+                                x[i],
+                                y[i]
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

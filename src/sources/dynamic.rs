@@ -23,6 +23,7 @@
 //! pack is evaluated by the same kernel at the same level, on the same
 //! coordinates in the same precision.
 
+use crate::field::GradWorkNd;
 use std::any::Any;
 use std::ops::Deref;
 
@@ -181,6 +182,18 @@ impl<T: GradField> Gradients<T> for WithGradients {
         out: &mut [f32; MAX_LANES],
         grad: &mut [[f32; MAX_LANES]],
     ) {
+        if grad.len() > 4 {
+            return dispatch(
+                level,
+                EvalGradPackNd {
+                    field: t.grad_core(),
+                    c,
+                    period_scale,
+                    out,
+                    grad,
+                },
+            );
+        }
         with_dims!(grad.len(), (), |D| dispatch(
             level,
             EvalGradPack::<T::GradCore, D> {
@@ -263,6 +276,32 @@ impl<T: Field> Job for EvalPackNd<'_, T> {
         let r = self.field.ready(s);
         let v = self.field.eval_nd(&r, s, self.c, self.period_scale);
         s.store(v, &mut self.out[..S::LANES]);
+    }
+}
+
+/// [`EvalGradPack`] in 5 dimensions and more.
+struct EvalGradPackNd<'a, T> {
+    field: &'a T,
+    c: LaneSlices<'a>,
+    period_scale: u64,
+    out: &'a mut [f32; MAX_LANES],
+    grad: &'a mut [[f32; MAX_LANES]],
+}
+
+impl<T: GradField> Job for EvalGradPackNd<'_, T> {
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<S: Simd>(self, s: S) {
+        let r = self.field.ready(s);
+        let mut d = vec![s.splat(0.0); self.grad.len()];
+        let v = self
+            .field
+            .eval_grad_nd(&r, s, self.c, self.period_scale, &mut d);
+        s.store(v, &mut self.out[..S::LANES]);
+        for (g, d) in self.grad.iter_mut().zip(d) {
+            s.store(d, &mut g[..S::LANES]);
+        }
     }
 }
 
@@ -543,6 +582,10 @@ impl DynSource {
     pub fn noise_grad_dyn(&self, p: &[f32], grad: &mut [f32]) -> Result<f32, Error> {
         check_axes(p.len(), grad.len())?;
         self.0.validate_grad()?;
+        if p.len() > 4 {
+            self.check_dimension(p.len())?;
+            return Ok(crate::field::point_grad_nd(self, p, grad));
+        }
         by_dimension!(p.len(), |D| {
             let (v, d) = self.noise_grad::<D>(array(p));
             grad.copy_from_slice(&d);
@@ -559,6 +602,11 @@ impl DynSource {
         grad: &mut [&mut [f32]],
     ) -> Result<(), Error> {
         check_axes(coords.len(), grad.len())?;
+        if coords.len() > 4 {
+            let grad = grad.iter_mut().map(|g| &mut **g).collect();
+            let points = PointsNd::F32(coords.to_vec());
+            return self.run_grad(GradRequest::Nd(GradWorkNd::Fill(points, out, grad)));
+        }
         by_dimension!(coords.len(), |D| {
             let mut it = grad.iter_mut();
             let grad: [&mut [f32]; D] = std::array::from_fn(|_| &mut **it.next().expect("D"));
@@ -782,6 +830,25 @@ impl GradField for Erased<'_> {
         (s.load(&out[..S::LANES]), d)
     }
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        _: &(),
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        let mut out = [0.0f32; MAX_LANES];
+        let mut lanes = vec![[0.0f32; MAX_LANES]; grad.len()];
+        self.0
+            .eval_grad_pack(S::LEVEL, c, period_scale, &mut out, &mut lanes);
+        for (g, l) in grad.iter_mut().zip(&lanes) {
+            *g = s.load(&l[..S::LANES]);
+        }
+        s.load(&out[..S::LANES])
+    }
+
     fn validate_grad(&self) -> Result<(), Error> {
         self.0.validate_grad()
     }
@@ -860,6 +927,18 @@ impl GradField for DynSource {
         Noise: Dims<D>,
     {
         self.erased().eval_grad(&(), s, c, period_scale)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        _: &(),
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        self.erased().eval_grad_nd(&(), s, c, period_scale, grad)
     }
 
     fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {

@@ -767,6 +767,69 @@ impl<N: Source + GradField> GradField for Fractal<N> {
         (v, grad)
     }
 
+    /// [`GradField::eval_grad`] in 5 dimensions and more, the octaves made
+    /// as [`Field::eval_nd`] makes them.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        r: &N::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        let d = &self.derived;
+        if d.octaves == 0 || c.dims() == 0 {
+            grad.fill(s.splat(f32::NAN));
+            return s.splat(f32::NAN);
+        }
+        let periods = self.source.periods(period_scale);
+        let base = if d.octaves > 1 {
+            centred_lanes(c, S::LANES, &periods)
+        } else {
+            Vec::new()
+        };
+        let mut scaled = base.clone();
+        let mut dn = vec![s.splat(0.0); grad.len()];
+        let mut acc = s.splat(0.0);
+        for i in 0..d.octaves {
+            let (ci, scale) = if i == 0 {
+                (c, period_scale)
+            } else {
+                octave_lanes(&base, &mut scaled, S::LANES, d.frequency[i], i);
+                let scale = period_scale.saturating_mul(d.period_scale[i]);
+                (LaneSlices::F64(&scaled), scale)
+            };
+            let n = self.source.eval_grad_nd(r, s, ci, scale, &mut dn);
+            let v = s.splat(d.amplitude[i]) * n;
+            let k = s.splat(d.slope[i]);
+            if i == 0 {
+                acc = v;
+                for (g, &dn) in grad.iter_mut().zip(&dn) {
+                    *g = k * dn;
+                }
+            } else {
+                acc = acc + v;
+                for (g, &dn) in grad.iter_mut().zip(&dn) {
+                    *g = *g + k * dn;
+                }
+            }
+        }
+        let x = match c {
+            LaneSlices::F32(l) => s.load(&l[0][..S::LANES]),
+            LaneSlices::F64(l) => f64::axis_pack(s, &l[0]).x(s),
+        };
+        let norm = d.norm[c.dims().clamp(1, MAX_LATTICE_DIMENSIONS) - 1];
+        let v = finish(s, &self.settings, self.shape, norm, acc, x);
+        for g in grad.iter_mut() {
+            if self.settings.normalize {
+                *g = *g * s.splat(norm.1);
+            }
+            *g = canonical(s, *g);
+        }
+        v
+    }
+
     fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
         N::run_fractal_grad(self, req)
     }

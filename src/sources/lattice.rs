@@ -2,6 +2,7 @@
 //! a fade curve, optional periods, and [`Corners`] (gradients for
 //! `Perlin`, heights for `Value`). One [`Field`] implementation serves all.
 
+use crate::fade::fade_slope;
 use crate::field::{
     Field, GradField, GridAxis, Input, LaneSlices, PointPack, inputs_cut, inputs_pack,
 };
@@ -273,6 +274,8 @@ struct LatticePackNd<'a, K, S: Simd> {
     seed: S::UP,
     c: LaneSlices<'a>,
     period_scale: u64,
+    /// Where the derivatives go, when they are asked for.
+    grad: Option<&'a mut [S::F]>,
 }
 
 impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S> {
@@ -293,7 +296,13 @@ impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S
                 LaneSlices::F64(l) => f64::axis_pack(s, &l[a]).axes(s, period, fade, false)[0],
             };
         }
-        blend_nd(s, self.seed, &axes[..d], K::SLOPED)
+        let mut slopes = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
+        if self.grad.is_some() {
+            for (slope, axis) in slopes.iter_mut().zip(&axes[..d]) {
+                *slope = fade_slope(s, fade, axis.t0);
+            }
+        }
+        blend_nd(s, self.seed, &axes[..d], K::SLOPED, &slopes[..d], self.grad)
     }
 }
 
@@ -451,6 +460,18 @@ impl GradField for AnyLattice {
     {
         each_kind!(self, l => l.eval_grad(r, s, c, period_scale))
     }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        r: &LatticeReady<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        each_kind!(self, l => l.eval_grad_nd(r, s, c, period_scale, grad))
+    }
 }
 
 /// Per-fill grid data of a lattice: stage 1 of every sample of each axis,
@@ -516,6 +537,7 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
                 seed: *seed,
                 c,
                 period_scale,
+                grad: None,
             }),
             // Never reached: `max_dimension` is 4 in this mode.
             LatticeReady::Permutation(_) => s.splat(f32::NAN),
@@ -762,6 +784,30 @@ impl<K: Corners + fmt::Debug> GradField for Lattice<K> {
             c,
             period_scale,
         }))
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        r: &LatticeReady<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        match r {
+            LatticeReady::Coordinates(seed, _) => s.outlined(LatticePackNd::<K, S> {
+                lattice: self,
+                seed: *seed,
+                c,
+                period_scale,
+                grad: Some(grad),
+            }),
+            LatticeReady::Permutation(_) => {
+                grad.fill(s.splat(f32::NAN));
+                s.splat(f32::NAN)
+            }
+        }
     }
 }
 

@@ -437,8 +437,8 @@ fn what_is_not_computed_is_a_typed_error() {
         DynSource::new(Perlin::new(1)).noise_dyn(&[0.5; 17]),
         Err(Error::InvalidDimension(17))
     );
-    // Derivatives: not yet beyond 4D.
-    let p = Perlin::new(1);
+    // Derivatives: the same limits.
+    let p = Perlin::reference();
     let mut out = vec![sentinel; 10];
     let mut grads = vec![vec![sentinel; 10]; 5];
     let [g0, g1, g2, g3, g4] = &mut grads[..] else {
@@ -450,7 +450,16 @@ fn what_is_not_computed_is_a_typed_error() {
         Err(Error::InvalidDimension(5))
     );
     assert!(out.iter().all(|v| v.to_bits() == sentinel.to_bits()));
+    assert!(
+        grads
+            .iter()
+            .flatten()
+            .all(|v| v.to_bits() == sentinel.to_bits())
+    );
     assert!(p.noise_grad([0.5f32; 5]).0.is_nan());
+    let (v, d) = Perlin::new(1).noise_grad([0.5f32; 17]);
+    assert!(v.is_nan() && d.iter().all(|d| d.is_nan()));
+    let p = Perlin::new(1);
     // A fifth coordinate slice of another length is named.
     let mut short = c.clone();
     short[4].pop();
@@ -468,4 +477,131 @@ fn what_is_not_computed_is_a_typed_error() {
     );
     assert!(e.to_string().contains("axis 4"), "{e}");
     assert!(out.iter().all(|v| v.to_bits() == sentinel.to_bits()));
+}
+
+/// Derivatives in 5, 6 and 9 dimensions: the values are `fill`'s bits,
+/// every level gives Scalar's, one point gives the batch's, and they match
+/// central differences of the noise.
+#[test]
+#[allow(clippy::needless_range_loop)] // per-axis outputs side by side
+fn derivatives_in_many_dimensions() {
+    for dims in [5usize, 6, 9] {
+        let n = 300;
+        let c = points(dims, n, 50.0);
+        for source in [
+            DynSource::differentiable(Perlin::new(12)),
+            DynSource::differentiable(Value::new(13).with_fade(noisefield::Fade::Cosine)),
+            DynSource::differentiable(Fbm::new(Perlin::new(14)).octaves(3)),
+        ] {
+            let grads_at = |s: &DynSource| {
+                let mut out = vec![0.0f32; n];
+                let mut grad = vec![vec![0.0f32; n]; dims];
+                let mut g: Vec<&mut [f32]> = grad.iter_mut().map(Vec::as_mut_slice).collect();
+                s.fill_grad_dyn(&slices(&c), &mut out, &mut g).unwrap();
+                (out, grad)
+            };
+            let (values, grad) = grads_at(&source.clone().with_level(Level::Scalar).unwrap());
+            assert_eq!(
+                bits(&values),
+                bits(&fill_dyn(&source, &c)),
+                "{dims}D {source:?}"
+            );
+            for level in levels() {
+                let (v, g) = grads_at(&source.clone().with_level(level).unwrap());
+                assert_eq!(bits(&v), bits(&values), "{dims}D {source:?} {level:?}");
+                for a in 0..dims {
+                    assert_eq!(
+                        bits(&g[a]),
+                        bits(&grad[a]),
+                        "{dims}D {source:?} {level:?} d{a}"
+                    );
+                }
+            }
+            // Central differences, in f64 so each step is exact.
+            let h = 1e-3;
+            for a in 0..dims {
+                let moved = |sign: f64| {
+                    let m: Vec<Vec<f64>> = (0..dims)
+                        .map(|b| {
+                            let d = if a == b { sign * h } else { 0.0 };
+                            c[b].iter().map(|&x| f64::from(x) + d).collect()
+                        })
+                        .collect();
+                    let mut out = vec![0.0f32; n];
+                    source.fill_f64_dyn(&slices(&m), &mut out).unwrap();
+                    out
+                };
+                let (plus, minus) = (moved(1.0), moved(-1.0));
+                for i in 0..n {
+                    let fd = (f64::from(plus[i]) - f64::from(minus[i])) / (2.0 * h);
+                    let d = f64::from(grad[a][i]);
+                    assert!(
+                        (fd - d).abs() < 2e-3 * (1.0 + d.abs()),
+                        "{dims}D {source:?} d{a} at point {i}: {d} vs differences {fd}"
+                    );
+                }
+            }
+            // One point.
+            for i in [0, 17, 299] {
+                let p: Vec<f32> = c.iter().map(|a| a[i]).collect();
+                let mut d = vec![0.0f32; dims];
+                let v = source.noise_grad_dyn(&p, &mut d).unwrap();
+                assert_eq!(v.to_bits(), values[i].to_bits());
+                let want: Vec<f32> = grad.iter().map(|g| g[i]).collect();
+                assert_eq!(bits(&d), bits(&want), "{dims}D {source:?} noise_grad_dyn");
+            }
+        }
+    }
+    // The static API, and a grid (positions exact in f32: binary steps).
+    let p = Perlin::new(3);
+    let q = [0.5f32, -1.25, 2.0625, 7.75, -0.375, 3.5];
+    let (v, d) = p.noise_grad(q);
+    let mut out = [0.0f32; 1];
+    let mut g = [[0.0f32; 1]; 6];
+    let [g0, g1, g2, g3, g4, g5] = &mut g;
+    let c: [[f32; 1]; 6] = q.map(|x| [x]);
+    p.fill_grad(
+        std::array::from_fn(|a| &c[a][..]),
+        &mut out,
+        [g0, g1, g2, g3, g4, g5],
+    )
+    .unwrap();
+    assert_eq!(v.to_bits(), out[0].to_bits());
+    assert_eq!(bits(&d), bits(&g.map(|g| g[0])));
+    let size = [5, 3, 4, 2, 3];
+    let grid = Grid::new(
+        [0.25, -3.0, 1.5, 0.0, 9.0],
+        [0.125, 0.5, 0.375, 1.25, 0.0625],
+        size,
+    );
+    let n: usize = size.iter().product();
+    let mut coords: Vec<Vec<f32>> = (0..5).map(|_| Vec::with_capacity(n)).collect();
+    for i in 0..n {
+        let mut rest = i;
+        for (a, c) in coords.iter_mut().enumerate() {
+            c.push(grid.coord(a, rest % size[a]) as f32);
+            rest /= size[a];
+        }
+    }
+    let arrays: [&[f32]; 5] = std::array::from_fn(|a| coords[a].as_slice());
+    let (mut want, mut got) = (vec![0.0f32; n], vec![0.0f32; n]);
+    let (mut wg, mut gg) = (vec![vec![0.0f32; n]; 5], vec![vec![0.0f32; n]; 5]);
+    let mut it = wg.iter_mut();
+    p.fill_grad(
+        arrays,
+        &mut want,
+        std::array::from_fn(|_| &mut it.next().unwrap()[..]),
+    )
+    .unwrap();
+    let mut it = gg.iter_mut();
+    p.fill_grid_grad_par(
+        &grid,
+        &mut got,
+        std::array::from_fn(|_| &mut it.next().unwrap()[..]),
+    )
+    .unwrap();
+    assert_eq!(bits(&got), bits(&want));
+    for a in 0..5 {
+        assert_eq!(bits(&gg[a]), bits(&wg[a]), "grid d{a}");
+    }
 }
