@@ -163,8 +163,8 @@ class Source:
 
     def bounds(self, dimension: int) -> Tuple[float, float]:
         """An interval ``(lo, hi)`` holding every output of the
-        ``dimension``-D noise (1 to 4) at finite inputs."""
-        return self._core.bounds(_int_in("dimension", dimension, 1, 4, "noise has 1 to 4 dimensions"))
+        ``dimension``-D noise (1 to 16) at finite inputs."""
+        return self._core.bounds(_int_in("dimension", dimension, 1, 16, "noise has 1 to 16 dimensions"))
 
     def with_level(self, level: Optional[str]) -> "Source":
         """The same source computed at ``level`` (``None``: the best this
@@ -181,6 +181,28 @@ class Source:
         out = _output(out, shape, arrays)
         self._core.fill(arrays, out, threads)
         return out if given or out.ndim else out[()]
+
+    def noise(self, *coords: ArrayLike, out: Optional[np.ndarray] = None,
+              threads: Optional[int] = None):
+        """Noise at the points whose coordinates are ``coords``, one
+        array-like per axis, as many as the dimension: ``noise(x, y)`` is 2D,
+        ``noise(x, y, z, w, v, u)`` 6D (Perlin and Value noise, and fractals
+        over them, compute up to 16 dimensions, at ``2**D`` corners per
+        point; everything else 1 to 4). Broadcasting, dtypes, ``out`` and
+        ``threads`` as :meth:`noise3`; ``noise(x, y, z)`` equals
+        ``noise3(x, y, z)`` bit for bit. ``ValueError`` for a dimension the
+        source does not compute."""
+        if not coords:
+            raise ValueError("noise() needs one coordinate array per axis (1 or more)")
+        return self._points(coords, out, threads)
+
+    def noise_grad(self, *coords: ArrayLike, threads: Optional[int] = None):
+        """``(value, (d/dx, d/dy, ...))`` at the points ``coords`` (one
+        array-like per axis, any dimension :meth:`noise` computes); see
+        :meth:`noise3_grad`."""
+        if not coords:
+            raise ValueError("noise_grad() needs one coordinate array per axis (1 or more)")
+        return self._points_grad(coords, threads)
 
     def noise1(self, x: ArrayLike, *, out: Optional[np.ndarray] = None, threads: Optional[int] = None):
         """1D noise at ``x``: a float32 array of ``x``'s shape (a float32

@@ -38,8 +38,8 @@
 
 use noisefield::prelude::*;
 use noisefield::{
-    Billow, DynSource, EXCERPT_CHARS, Error, Fade, Fbm, Grid, HashMode, Level, Marble, Perlin,
-    Recipe, RecipeError, Ridged, Turbulence, Value,
+    Billow, DynSource, EXCERPT_CHARS, Error, Fade, Fbm, Grid, HashMode, Level, MAX_DIMENSIONS,
+    MAX_LATTICE_DIMENSIONS, Marble, Perlin, Recipe, RecipeError, Ridged, Turbulence, Value,
 };
 use numpy::ndarray::{ArrayViewD, IxDyn};
 use numpy::{Element, PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArrayMethods};
@@ -105,19 +105,21 @@ fn value_error(e: Error) -> PyErr {
 
 /// A coordinate element type: `f32` (the library's `fill`) or `f64`
 /// (`fill_f64`).
+/// The dimension is a value (`coords.len()`, 1 to 32): the library's
+/// `fill_dyn`, the same bits as its `fill::<D>`.
 trait Coordinate: Element + Copy + Default + Send + Sync {
-    fn fill<const D: usize>(s: &DynSource, c: [&[Self]; D], out: &mut [f32]) -> Result<(), Error>;
+    fn fill(s: &DynSource, c: &[&[Self]], out: &mut [f32]) -> Result<(), Error>;
 }
 
 impl Coordinate for f32 {
-    fn fill<const D: usize>(s: &DynSource, c: [&[f32]; D], out: &mut [f32]) -> Result<(), Error> {
-        s.fill(c, out)
+    fn fill(s: &DynSource, c: &[&[f32]], out: &mut [f32]) -> Result<(), Error> {
+        s.fill_dyn(c, out)
     }
 }
 
 impl Coordinate for f64 {
-    fn fill<const D: usize>(s: &DynSource, c: [&[f64]; D], out: &mut [f32]) -> Result<(), Error> {
-        s.fill_f64(c, out)
+    fn fill(s: &DynSource, c: &[&[f64]], out: &mut [f32]) -> Result<(), Error> {
+        s.fill_f64_dyn(c, out)
     }
 }
 
@@ -312,9 +314,9 @@ fn run_jobs<J: Send>(
 /// [`CHUNK`] points in parallel, [`POINT_BLOCK`] on one thread (every point
 /// is computed alone, so the split changes no bit), looking for Ctrl-C
 /// between them.
-fn fill_slices<T: Coordinate, const D: usize>(
+fn fill_slices<T: Coordinate>(
     s: &DynSource,
-    coords: [&[T]; D],
+    coords: &[&[T]],
     out: &mut [f32],
     workers: &Workers,
     watch: Watch,
@@ -330,7 +332,11 @@ fn fill_slices<T: Coordinate, const D: usize>(
     let jobs: Vec<_> = out.chunks_mut(size).enumerate().collect();
     run_jobs(jobs, workers, watch, |(k, out), _| {
         let start = k * size;
-        T::fill(s, coords.map(|c| &c[start..start + out.len()]), out)
+        let piece: Vec<&[T]> = coords
+            .iter()
+            .map(|c| &c[start..start + out.len()])
+            .collect();
+        T::fill(s, &piece, out)
     })
 }
 
@@ -356,7 +362,7 @@ fn broadcast<'a, T: Element>(
 /// `out` (C order, `shape`) filled with the source at the broadcast
 /// coordinates: straight from the arrays when they are contiguous with the
 /// output's shape, else gathered [`BLOCK`] points at a time.
-fn fill_points<T: Coordinate, const D: usize>(
+fn fill_points<T: Coordinate>(
     s: &DynSource,
     coords: &[ArrayViewD<'_, T>],
     shape: &[usize],
@@ -366,23 +372,22 @@ fn fill_points<T: Coordinate, const D: usize>(
 ) -> PyResult<()> {
     let views = broadcast(coords, shape)?;
     let slices: Option<Vec<&[T]>> = views.iter().map(|v| v.as_slice()).collect();
-    if let Some(slices) = slices
-        && let Ok(slices) = <[&[T]; D]>::try_from(slices)
-    {
-        return fill_slices(s, slices, out, workers, watch);
+    if let Some(slices) = slices {
+        return fill_slices(s, &slices, out, workers, watch);
     }
     let mut looked = Instant::now();
     let mut iters: Vec<_> = views.iter().map(|v| v.iter()).collect();
-    let mut buffers: [Vec<T>; D] =
-        std::array::from_fn(|_| vec![T::default(); BLOCK.min(out.len())]);
+    let mut buffers: Vec<Vec<T>> = (0..views.len())
+        .map(|_| vec![T::default(); BLOCK.min(out.len())])
+        .collect();
     for out in out.chunks_mut(BLOCK) {
         for (it, buffer) in iters.iter_mut().zip(buffers.iter_mut()) {
             for (slot, v) in buffer.iter_mut().zip(it.by_ref().take(out.len())) {
                 *slot = *v;
             }
         }
-        let block: [&[T]; D] = std::array::from_fn(|a| &buffers[a][..out.len()]);
-        fill_slices(s, block, out, workers, Watch::NONE)?;
+        let block: Vec<&[T]> = buffers.iter().map(|b| &b[..out.len()]).collect();
+        fill_slices(s, &block, out, workers, Watch::NONE)?;
         if watch.main && looked.elapsed() >= CHECK_EVERY {
             watch.check()?;
             looked = Instant::now();
@@ -593,9 +598,10 @@ enum Coords<'py> {
 
 impl<'py> Coords<'py> {
     fn extract(coords: &[Bound<'py, PyAny>]) -> PyResult<Coords<'py>> {
-        if !(1..=4).contains(&coords.len()) {
+        if !(1..=MAX_DIMENSIONS).contains(&coords.len()) {
             return Err(PyValueError::new_err(format!(
-                "{} coordinate arrays given; noise has 1 to 4 dimensions",
+                "{} coordinate arrays given; noise has 1 to {MAX_DIMENSIONS} dimensions \
+                 (Perlin and Value noise up to {MAX_LATTICE_DIMENSIONS})",
                 coords.len()
             )));
         }
@@ -940,9 +946,9 @@ impl Core {
 
     /// An interval `(lo, hi)` holding every output of `dimension`-D noise.
     fn bounds(&self, dimension: usize) -> PyResult<(f32, f32)> {
-        if !(1..=4).contains(&dimension) {
+        if !(1..=MAX_LATTICE_DIMENSIONS).contains(&dimension) {
             return Err(PyValueError::new_err(format!(
-                "dimension {dimension}: noise has 1 to 4 dimensions"
+                "dimension {dimension}: noise has 1 to {MAX_LATTICE_DIMENSIONS} dimensions"
             )));
         }
         Ok(self.source.bounds(dimension))
@@ -982,12 +988,7 @@ impl Core {
         macro_rules! go {
             ($arrays:expr) => {{
                 let views: Vec<_> = $arrays.iter().map(|a| a.as_array()).collect();
-                py.detach(|| match views.len() {
-                    1 => fill_points::<_, 1>(source, &views, &shape, out, &workers, watch),
-                    2 => fill_points::<_, 2>(source, &views, &shape, out, &workers, watch),
-                    3 => fill_points::<_, 3>(source, &views, &shape, out, &workers, watch),
-                    _ => fill_points::<_, 4>(source, &views, &shape, out, &workers, watch),
-                })
+                py.detach(|| fill_points(source, &views, &shape, out, &workers, watch))
             }};
         }
         match &coords {
@@ -1008,10 +1009,10 @@ impl Core {
         threads: Option<i64>,
     ) -> PyResult<()> {
         let workers = Workers::new(threads)?;
-        if !(1..=4).contains(&coords.len()) || grads.len() != coords.len() {
-            return Err(PyValueError::new_err(
-                "give 1 to 4 coordinate arrays and one derivative array for each",
-            ));
+        if !(1..=MAX_DIMENSIONS).contains(&coords.len()) || grads.len() != coords.len() {
+            return Err(PyValueError::new_err(format!(
+                "give 1 to {MAX_DIMENSIONS} coordinate arrays and one derivative array for each"
+            )));
         }
         let contiguous = || PyValueError::new_err("arrays must be C-contiguous");
         let xs: Vec<&[f32]> = coords
@@ -1024,7 +1025,7 @@ impl Core {
             .map(|g| g.as_slice_mut().map_err(|_| contiguous()))
             .collect::<PyResult<_>>()?;
         let source = &self.source;
-        fn go<const D: usize>(
+        fn go(
             s: &DynSource,
             xs: Vec<&[f32]>,
             out: &mut [f32],
@@ -1032,7 +1033,6 @@ impl Core {
             workers: &Workers,
             watch: Watch,
         ) -> PyResult<()> {
-            let xs: [&[f32]; D] = std::array::from_fn(|a| xs[a]);
             // In pieces as `fill_slices`: every point is computed alone.
             let size = if workers.parallel() {
                 CHUNK
@@ -1042,13 +1042,15 @@ impl Core {
             let mut pieces: Vec<_> = gs.into_iter().map(|g| g.chunks_mut(size)).collect();
             let mut work = Vec::new();
             for (k, out) in out.chunks_mut(size).enumerate() {
-                let g: [&mut [f32]; D] =
-                    std::array::from_fn(|a| pieces[a].next().unwrap_or_default());
+                let g: Vec<&mut [f32]> = pieces
+                    .iter_mut()
+                    .map(|p| p.next().unwrap_or_default())
+                    .collect();
                 work.push((k * size, out, g));
             }
-            run_jobs(work, workers, watch, |(start, out, g), _| {
-                let piece = xs.map(|x| &x[start..start + out.len()]);
-                s.fill_grad(piece, out, g)
+            run_jobs(work, workers, watch, |(start, out, mut g), _| {
+                let piece: Vec<&[f32]> = xs.iter().map(|x| &x[start..start + out.len()]).collect();
+                s.fill_grad_dyn(&piece, out, &mut g)
             })
         }
         // Every array the length of `out`, so that each piece below exists.
@@ -1060,12 +1062,7 @@ impl Core {
         }
         self.has_gradient()?;
         let watch = Watch::new(py, n);
-        py.detach(|| match xs.len() {
-            1 => go::<1>(source, xs, out, gs, &workers, watch),
-            2 => go::<2>(source, xs, out, gs, &workers, watch),
-            3 => go::<3>(source, xs, out, gs, &workers, watch),
-            _ => go::<4>(source, xs, out, gs, &workers, watch),
-        })
+        py.detach(|| go(source, xs, out, gs, &workers, watch))
     }
 
     /// Checks a grid and its window (numpy axis order); returns the

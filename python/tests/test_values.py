@@ -170,3 +170,40 @@ def test_derivatives_match_values_and_slopes():
         assert_bits(wv, values[5:30, 7:9])
         assert_bits(wgx, gx[5:30, 7:9])
         assert_bits(wgy, gy[5:30, 7:9])
+
+
+def test_noise_in_any_dimension_matches_the_fixed_methods_and_reaches_six():
+    rng = np.random.default_rng(6)
+    p = nf.Perlin(3)
+    xs = [rng.uniform(-50, 50, 1000).astype(np.float32) for _ in range(6)]
+    assert np.array_equal(p.noise(*xs[:3]).view(np.uint32), p.noise3(*xs[:3]).view(np.uint32))
+    assert np.array_equal(p.noise(*xs[:4]).view(np.uint32), p.noise4(*xs[:4]).view(np.uint32))
+    six = p.noise(*xs)
+    assert six.shape == (1000,) and six.dtype == np.float32
+    lo, hi = p.bounds(6)
+    assert np.all(np.abs(six) <= hi) and np.std(six) > 0.05
+    # float64 coordinates give the float32 ones' bits on float32 values.
+    wide = p.noise(*[x.astype(np.float64) for x in xs])
+    assert np.array_equal(wide.view(np.uint32), six.view(np.uint32))
+    # Broadcasting: a scalar for the extra axes.
+    assert np.array_equal(p.noise(*xs[:5], 0.0), p.noise(*xs[:5], np.zeros(1000, np.float32)))
+    # Derivatives against central differences.
+    value, grads = p.noise_grad(*xs)
+    assert np.array_equal(value.view(np.uint32), six.view(np.uint32))
+    assert len(grads) == 6
+    h = 1e-3
+    for a in range(6):
+        up = [x.astype(np.float64) + (h if b == a else 0.0) for b, x in enumerate(xs)]
+        down = [x.astype(np.float64) - (h if b == a else 0.0) for b, x in enumerate(xs)]
+        fd = (p.noise(*up).astype(np.float64) - p.noise(*down).astype(np.float64)) / (2 * h)
+        assert np.all(np.abs(fd - grads[a]) < 2e-3 * (1 + np.abs(grads[a])))
+
+
+def test_dimensions_a_source_does_not_compute_are_refused():
+    x = np.zeros(4, np.float32)
+    with pytest.raises(ValueError, match="5 dimensions"):
+        nf.Perlin.reference().noise(x, x, x, x, x)
+    with pytest.raises(ValueError, match="17 dimensions"):
+        nf.Perlin(1).noise(*[x] * 17)
+    with pytest.raises(ValueError):
+        nf.Perlin(1).noise()
