@@ -113,8 +113,17 @@ pub struct FieldArgs {
     pub size: Size,
 
     /// Noise coordinates of the first sample, X,Y or X,Y,Z [default: all 0].
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_coords, value_name = "X,Y[,Z]")]
+    /// More coordinates than --size has axes (up to 32) make the noise that
+    /// many-dimensional: the field spans the --axes and the other
+    /// coordinates stay at these values.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_coords, value_name = "X,Y[,Z,…]")]
     pub origin: Option<Coords>,
+
+    /// With an --origin of more coordinates than --size has axes: the noise
+    /// axes (numbered from 0) that the picture's x and y (and the volume's z)
+    /// run along [default: 0,1 or 0,1,2].
+    #[arg(long, value_parser = parse_axes, value_name = "A,B[,C]")]
+    pub axes: Option<Axes>,
 
     /// Lattice cells per sample, a number or a fraction such as 1/128 [default: 1/128].
     #[arg(long, allow_hyphen_values = true, value_parser = parse_frequency, conflicts_with = "period")]
@@ -518,10 +527,46 @@ pub fn parse_coords(text: &str) -> Result<Coords, String> {
         .split(',')
         .map(parse_number)
         .collect::<Result<Vec<f64>, String>>()?;
-    if !(2..=3).contains(&coords.len()) {
-        return Err("expected X,Y or X,Y,Z".into());
+    if !(2..=noisefield::MAX_DIMENSIONS).contains(&coords.len()) {
+        return Err(format!(
+            "expected X,Y or X,Y,Z, or up to {} coordinates for noise in more dimensions",
+            noisefield::MAX_DIMENSIONS
+        ));
     }
     Ok(Coords(coords))
+}
+
+/// The axes of the noise a field spans (`--axes`): 2 or 3 distinct axis
+/// numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axes(pub Vec<usize>);
+
+/// `A,B` or `A,B,C`: distinct axis numbers from 0.
+pub fn parse_axes(text: &str) -> Result<Axes, String> {
+    let axes = text
+        .split(',')
+        .map(|a| {
+            let a = a.trim();
+            a.parse::<usize>()
+                .ok()
+                .filter(|&a| a < noisefield::MAX_DIMENSIONS)
+                .ok_or_else(|| {
+                    format!(
+                        "{a:?} is not an axis number (0 to {})",
+                        noisefield::MAX_DIMENSIONS - 1
+                    )
+                })
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
+    if !(2..=3).contains(&axes.len()) {
+        return Err("expected A,B (a picture) or A,B,C (a volume)".into());
+    }
+    for (i, a) in axes.iter().enumerate() {
+        if axes[..i].contains(a) {
+            return Err(format!("axis {a} given twice"));
+        }
+    }
+    Ok(Axes(axes))
 }
 
 /// The longest period, in cells: 2^32 − 2, as a recipe's `period` (the

@@ -28,12 +28,12 @@
 //! 12 MiB per thread), whatever the field's size.
 
 use crate::Failure;
-use crate::args::{FieldArgs, Periods, Tile, check_size};
+use crate::args::{Axes, FieldArgs, Periods, Tile, check_size};
 use crate::output::Band;
 use crate::progress::Progress;
 use crate::source;
 use noisefield::prelude::*;
-use noisefield::{DynSource, Grid2, Grid3};
+use noisefield::{Custom, CustomNoise, DynSource, Grid2, Grid3};
 use std::ops::Range;
 
 /// Samples per band: 2^20 (4 MiB of f32), 16 rayon tiles of the library.
@@ -47,6 +47,67 @@ pub const WINDOW_WIDTH: usize = 1 << 14;
 /// Lattice cells per sample when neither `--frequency` nor `--period` is
 /// given: 1/128, so a 1024-wide picture spans 8 cells.
 pub const DEFAULT_FREQUENCY: f64 = 1.0 / 128.0;
+
+/// A noise of more dimensions than the field, on the field's axes: the
+/// field's point `(x, y[, z])` is the noise's point `origin` with
+/// coordinate `axes[k]` replaced by the field's `k`-th. A [`CustomNoise`],
+/// so the field's grids and bands run on it unchanged; each sample is the
+/// noise's `fill_f64_dyn` at that point.
+#[derive(Debug, Clone)]
+pub struct Embedded {
+    noise: DynSource,
+    origin: Vec<f64>,
+    axes: Vec<usize>,
+}
+
+impl Embedded {
+    /// `noise` in `origin.len()` dimensions on `axes`, as a source, or a
+    /// usage error if the noise does not compute that many dimensions.
+    fn new(noise: DynSource, origin: Vec<f64>, axes: Vec<usize>) -> Result<DynSource, Failure> {
+        let probe: Vec<f32> = vec![0.0; origin.len()];
+        noise.noise_dyn(&probe).map_err(|e| {
+            Failure::usage(format!("--origin has {} coordinates: {e}", origin.len()))
+        })?;
+        let embedded = Embedded {
+            noise,
+            origin,
+            axes,
+        };
+        Ok(DynSource::new(Custom::new(embedded)))
+    }
+}
+
+impl CustomNoise for Embedded {
+    fn fill(&self, points: &[&[f64]], out: &mut [f32]) {
+        let n = out.len();
+        let mut owned: Vec<Vec<f64>> = Vec::new();
+        let mut at = vec![None; self.origin.len()];
+        for (k, &a) in self.axes.iter().enumerate() {
+            at[a] = Some(k);
+        }
+        for (a, spanned) in at.iter().enumerate() {
+            if spanned.is_none() {
+                owned.push(vec![self.origin[a]; n]);
+            }
+        }
+        let mut fixed = owned.iter();
+        let coords: Vec<&[f64]> = at
+            .iter()
+            .map(|spanned| match spanned {
+                Some(k) => points[*k],
+                None => fixed.next().map_or(&[][..], Vec::as_slice),
+            })
+            .collect();
+        if self.noise.fill_f64_dyn(&coords, out).is_err() {
+            // Not reached: `Embedded::new` checked the dimension.
+            out.fill(f32::NAN);
+        }
+    }
+
+    fn bounds(&self, _: usize) -> (f32, f32) {
+        self.noise.bounds(self.origin.len())
+    }
+}
 
 /// The grid of a field.
 #[derive(Debug, Clone, Copy)]
@@ -72,13 +133,45 @@ impl SampledField {
     pub fn from_args(args: &FieldArgs) -> Result<SampledField, Failure> {
         let size = &args.size.0;
         let dims = size.len();
-        let origin = args.origin.clone().map_or(vec![0.0; dims], |c| c.0);
-        if origin.len() != dims {
+        let full = args.origin.clone().map_or(vec![0.0; dims], |c| c.0);
+        if full.len() < dims {
             return Err(Failure::usage(format!(
                 "--origin has {} coordinates but --size has {dims} axes",
-                origin.len()
+                full.len()
             )));
         }
+        // The noise's axes the field spans: all of them, or --axes of a
+        // noise of more dimensions than the field has.
+        let axes: Vec<usize> = match &args.axes {
+            None => (0..dims).collect(),
+            Some(_) if full.len() == dims => {
+                return Err(Failure::usage(
+                    "--axes picks the axes of a noise of more dimensions than --size has: \
+                     give --origin with one coordinate per noise axis",
+                ));
+            }
+            Some(Axes(axes)) => axes.clone(),
+        };
+        if axes.len() != dims {
+            return Err(Failure::usage(format!(
+                "--axes has {} axes but --size has {dims}",
+                axes.len()
+            )));
+        }
+        if let Some(&a) = axes.iter().find(|&&a| a >= full.len()) {
+            return Err(Failure::usage(format!(
+                "--axes names axis {a} but --origin has {} coordinates (axes 0 to {})",
+                full.len(),
+                full.len() - 1
+            )));
+        }
+        if full.len() > dims && args.period.is_some() {
+            return Err(Failure::usage(
+                "--period with an --origin of more coordinates than --size has axes \
+                 is not supported: give --frequency",
+            ));
+        }
+        let origin: Vec<f64> = axes.iter().map(|&a| full[a]).collect();
         // With a period, the field spans exactly `period` cells on each axis.
         let (step, period) = match &args.period {
             None => (
@@ -101,7 +194,10 @@ impl SampledField {
                 (step, Some(period))
             }
         };
-        let source = source::build(&args.source, period)?;
+        let mut source = source::build(&args.source, period)?;
+        if full.len() > dims {
+            source = Embedded::new(source, full, axes)?;
+        }
         // A tile is the window of the world grid (global sample 0 at the
         // origin) that starts at sample `index · size` on each axis
         // (`index · (size − 1)` with shared edges), so every sample has one

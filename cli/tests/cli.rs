@@ -535,7 +535,7 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("render --rows 0..1025", "outside"),
         ("render --rows 3", "A..B"),
         ("render --size 4x4x4 --rows 2..5", "outside"),
-        ("render --origin 1,2,3", "--origin"),
+        ("render --size 8x8x8 --origin 1,2", "--origin"),
         ("render --origin nan,0", "finite"),
         ("render --period 0", "period"),
         ("render --period 2 --frequency 0.1", "--frequency"),
@@ -1793,5 +1793,77 @@ fn perceptual_palettes_follow_their_maps() {
             let c = map.eval_continuous(f64::from(t as f32));
             assert_eq!(rgb, [c.r, c.g, c.b], "{name} pixel {i}");
         }
+    }
+}
+
+/// An --origin of more coordinates than --size has axes: the picture or
+/// volume is the slice of that many-dimensional noise along --axes, the
+/// other coordinates at the origin, bit for bit the library's points; what
+/// the source does not compute, or --axes that do not fit, exit 2.
+#[test]
+fn more_origin_coordinates_render_a_slice_of_higher_dimensional_noise() {
+    let dir = temp_dir();
+    let origin = [0.5, -1.25, 3.0, 4.5, 5.0, -6.0];
+    for (source, size, axes) in [
+        ("perlin", [13usize, 7, 1], "2,4"),
+        ("fbm", [9, 5, 3], "5,0,3"),
+    ] {
+        let fractal = if source == "fbm" {
+            "--octaves 3 --lacunarity 2.5 --persistence 0.25"
+        } else {
+            ""
+        };
+        let volume = axes.split(',').count() == 3;
+        let size_arg = if volume {
+            format!("{}x{}x{}", size[0], size[1], size[2])
+        } else {
+            format!("{}x{}", size[0], size[1])
+        };
+        let args = format!(
+            "render --source {source} {fractal} --seed 4 --size {size_arg} --frequency 0.2 \
+             --origin 0.5,-1.25,3,4.5,5,-6 --axes {axes} -o slice.npy"
+        );
+        ok_in(dir.path(), &words(&args));
+        let bytes = fs::read(dir.path().join("slice.npy")).unwrap();
+        let axes: Vec<usize> = axes.split(',').map(|a| a.parse().unwrap()).collect();
+        let n: usize = size[..axes.len()].iter().product();
+        let mut coords = vec![Vec::with_capacity(n); 6];
+        for i in 0..n {
+            let index = [i % size[0], i / size[0] % size[1], i / (size[0] * size[1])];
+            for (a, c) in coords.iter_mut().enumerate() {
+                let v = match axes.iter().position(|&b| b == a) {
+                    Some(k) => origin[a] + index[k] as f64 * 0.2,
+                    None => origin[a],
+                };
+                c.push(v);
+            }
+        }
+        let slices: Vec<&[f64]> = coords.iter().map(Vec::as_slice).collect();
+        let mut want = vec![0.0f32; n];
+        library_source(source)
+            .fill_f64_dyn(&slices, &mut want)
+            .unwrap();
+        assert_same_bits(&floats(split_npy(&bytes).1), &want);
+    }
+    for (args, says) in [
+        (
+            "--origin 1,2,3,4,5 --source perlin(hash=permuted)",
+            "5 dimensions",
+        ),
+        ("--axes 0,1", "--axes"),
+        ("--origin 1,2,3 --axes 0,3", "axis 3"),
+        ("--origin 1,2,3 --axes 0,0", "twice"),
+        ("--origin 1,2,3,4,5 --period 4", "--period"),
+        (
+            "--origin 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
+            "17 dimensions",
+        ),
+    ] {
+        let all = format!("render --size 8x8 {args} -o never.png");
+        let out = run_in(dir.path(), &words(&all));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{all}: {stderr}");
+        assert!(stderr.contains(says), "{all}: {stderr}");
+        assert!(!dir.path().join("never.png").exists(), "{all}");
     }
 }
