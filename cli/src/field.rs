@@ -63,7 +63,7 @@ pub struct Embedded {
 impl Embedded {
     /// `noise` in `origin.len()` dimensions on `axes`, as a source, or a
     /// usage error if the noise does not compute that many dimensions.
-    fn new(noise: DynSource, origin: Vec<f64>, axes: Vec<usize>) -> Result<DynSource, Failure> {
+    fn source(noise: DynSource, origin: Vec<f64>, axes: Vec<usize>) -> Result<DynSource, Failure> {
         let probe: Vec<f32> = vec![0.0; origin.len()];
         noise.noise_dyn(&probe).map_err(|e| {
             Failure::usage(format!("--origin has {} coordinates: {e}", origin.len()))
@@ -196,7 +196,7 @@ impl SampledField {
         };
         let mut source = source::build(&args.source, period)?;
         if full.len() > dims {
-            source = Embedded::new(source, full, axes)?;
+            source = Embedded::source(source, full, axes)?;
         }
         // A tile is the window of the world grid (global sample 0 at the
         // origin) that starts at sample `index · size` on each axis
