@@ -1827,7 +1827,7 @@ fn more_origin_coordinates_render_a_slice_of_higher_dimensional_noise() {
         let bytes = fs::read(dir.path().join("slice.npy")).unwrap();
         let axes: Vec<usize> = axes.split(',').map(|a| a.parse().unwrap()).collect();
         let n: usize = size[..axes.len()].iter().product();
-        let mut coords = vec![Vec::with_capacity(n); 6];
+        let mut coords: Vec<Vec<f64>> = (0..6).map(|_| Vec::with_capacity(n)).collect();
         for i in 0..n {
             let index = [i % size[0], i / size[0] % size[1], i / (size[0] * size[1])];
             for (a, c) in coords.iter_mut().enumerate() {
