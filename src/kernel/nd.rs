@@ -43,10 +43,11 @@ pub(crate) fn diagonal_component(dimensions: usize) -> f32 {
 /// (one register per axis; `slopes[a]` the fade's slope at axis `a`'s
 /// offset) also the derivatives, by the product rule at each blend as the
 /// 1D–4D kernels make them (`stage2::blend_grad`); the value is the same
-/// either way. One function for both: the derivatives' work is skipped per
-/// blend, not compiled twice.
+/// either way. `GRAD` (whether `grad` is given) is a constant: written
+/// once, compiled twice, so that the values alone carry none of the
+/// derivatives' work (with it a run-time flag, 5D values took 1.4× as long).
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn blend_nd<S: Simd>(
+pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
     s: S,
     seed: S::UP,
     axes: &[Axis<S, CoordinatesMode>],
@@ -57,7 +58,7 @@ pub(crate) fn blend_nd<S: Simd>(
     const MAX: usize = MAX_LATTICE_DIMENSIONS;
     let d = axes.len().clamp(1, MAX);
     let g = diagonal_component(d);
-    let with_grad = grad.is_some();
+    let with_grad = GRAD;
     let mut out = axes[0].t0;
     // A plain loop over the parts (not `for_each_part!`): the corners' work
     // dwarfs a part's selection, and one copy of the body is a quarter of
@@ -130,7 +131,9 @@ pub(crate) fn blend_nd<S: Simd>(
                 dot
             } else {
                 // A height: no slope of its own.
-                value_d = [zero; MAX];
+                if with_grad {
+                    value_d[..d].fill(zero);
+                }
                 CoordinatesMode::height(s, h)
             };
             // Blend with the waiting halves along each axis whose bit this
@@ -152,7 +155,7 @@ pub(crate) fn blend_nd<S: Simd>(
             } else {
                 stack[a] = value;
                 if with_grad {
-                    stack_d[a] = value_d;
+                    stack_d[a][..d].copy_from_slice(&value_d[..d]);
                 }
             }
         }

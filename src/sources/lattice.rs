@@ -302,7 +302,10 @@ impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S
                 *slope = fade_slope(s, fade, axis.t0);
             }
         }
-        blend_nd(s, self.seed, &axes[..d], K::SLOPED, &slopes[..d], self.grad)
+        match self.grad {
+            None => blend_nd::<S, false>(s, self.seed, &axes[..d], K::SLOPED, &[], None),
+            grad => blend_nd::<S, true>(s, self.seed, &axes[..d], K::SLOPED, &slopes[..d], grad),
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! The cross-architecture subset of the integration tests: the modules that
-//! pin output bits (golden fingerprints), compare every level with scalar,
+//! pin output bits (golden fingerprints), compare every level with scalar
+//! (noise in 5 dimensions and more, against its definition too),
 //! check the coordinates mode and Ken's reference values, and the
 //! documented semantics. CI runs this binary under qemu on aarch64 (NEON
 //! against scalar, and the same golden constants as on x86_64); the whole
@@ -13,6 +14,7 @@
 // module allows its own dead code).
 mod common;
 
+mod dimensions;
 mod golden;
 mod hash;
 mod levels;
