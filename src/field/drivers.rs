@@ -291,17 +291,40 @@ impl<F: Field> Job for FillPointsNd<'_, F> {
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let n = S::LANES;
-        let dims = self.points.dims();
-        let (mut f32s, mut f64s) = match self.points {
-            PointsNd::F32(_) => (vec![[0.0f32; MAX_LANES]; dims], Vec::new()),
-            PointsNd::F64(_) => (Vec::new(), vec![[0.0f64; MAX_LANES]; dims]),
-        };
+        let mut lanes = LaneCopies::new(self.points);
         for (k, dst) in self.out.chunks_mut(n).enumerate() {
-            let c = match self.points {
-                PointsNd::F32(c) => LaneSlices::F32(lane_copies(c, &mut f32s, k * n, n)),
-                PointsNd::F64(c) => LaneSlices::F64(lane_copies(c, &mut f64s, k * n, n)),
-            };
+            let c = lanes.pack(self.points, k * n, n);
             store_pack(s, self.field.eval_nd(&r, s, c, 1), dst);
+        }
+    }
+}
+
+/// Per-lane copies of a batch's packs, in its precision.
+struct LaneCopies {
+    f32s: Vec<[f32; MAX_LANES]>,
+    f64s: Vec<[f64; MAX_LANES]>,
+}
+
+impl LaneCopies {
+    fn new(points: &PointsNd<'_>) -> LaneCopies {
+        let dims = points.dims();
+        match points {
+            PointsNd::F32(_) => LaneCopies {
+                f32s: vec![[0.0; MAX_LANES]; dims],
+                f64s: Vec::new(),
+            },
+            PointsNd::F64(_) => LaneCopies {
+                f32s: Vec::new(),
+                f64s: vec![[0.0; MAX_LANES]; dims],
+            },
+        }
+    }
+
+    /// The pack of `n` points of `points` from `at`.
+    fn pack<'a>(&'a mut self, points: &PointsNd<'_>, at: usize, n: usize) -> LaneSlices<'a> {
+        match points {
+            PointsNd::F32(c) => LaneSlices::F32(lane_copies(c, &mut self.f32s, at, n)),
+            PointsNd::F64(c) => LaneSlices::F64(lane_copies(c, &mut self.f64s, at, n)),
         }
     }
 }
@@ -399,17 +422,10 @@ impl<F: GradField> Job for FillPointsGradNd<'_, '_, F> {
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let n = S::LANES;
-        let dims = self.points.dims();
-        let (mut f32s, mut f64s) = match self.points {
-            PointsNd::F32(_) => (vec![[0.0f32; MAX_LANES]; dims], Vec::new()),
-            PointsNd::F64(_) => (Vec::new(), vec![[0.0f64; MAX_LANES]; dims]),
-        };
-        let mut d = vec![s.splat(0.0); dims];
+        let mut lanes = LaneCopies::new(self.points);
+        let mut d = vec![s.splat(0.0); self.points.dims()];
         for (k, dst) in self.out.chunks_mut(n).enumerate() {
-            let c = match self.points {
-                PointsNd::F32(c) => LaneSlices::F32(lane_copies(c, &mut f32s, k * n, n)),
-                PointsNd::F64(c) => LaneSlices::F64(lane_copies(c, &mut f64s, k * n, n)),
-            };
+            let c = lanes.pack(self.points, k * n, n);
             let v = self.field.eval_grad_nd(&r, s, c, 1, &mut d);
             store_pack(s, v, dst);
             let (at, len) = (k * n, dst.len());

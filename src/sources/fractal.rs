@@ -87,6 +87,67 @@ const OFFSETS: [[f64; 4]; MAX_OCTAVES as usize] = {
     t
 };
 
+/// The octaves' coordinates of one pack in 5 dimensions and more.
+struct OctavesNd {
+    /// The pack in `f64`, moved into the periods (octaves 1 and up).
+    base: Vec<[f64; MAX_LANES]>,
+    /// The octave in hand.
+    scaled: Vec<[f64; MAX_LANES]>,
+    lanes: usize,
+    period_scale: u64,
+    frequency: [f64; MAX_OCTAVES as usize],
+    octave_scale: [u64; MAX_OCTAVES as usize],
+}
+
+impl OctavesNd {
+    fn new<N: Source>(
+        f: &Fractal<N>,
+        c: LaneSlices<'_>,
+        lanes: usize,
+        period_scale: u64,
+    ) -> OctavesNd {
+        let d = &f.derived;
+        let base = if d.octaves > 1 {
+            centred_lanes(c, lanes, &f.source.periods(period_scale))
+        } else {
+            Vec::new()
+        };
+        OctavesNd {
+            scaled: base.clone(),
+            base,
+            lanes,
+            period_scale,
+            frequency: d.frequency,
+            octave_scale: d.period_scale,
+        }
+    }
+
+    /// Octave `i`'s coordinates (octave 0: `c` as given) and period scale.
+    fn at<'a>(&'a mut self, i: usize, c: LaneSlices<'a>) -> (LaneSlices<'a>, u64) {
+        if i == 0 {
+            return (c, self.period_scale);
+        }
+        octave_lanes(
+            &self.base,
+            &mut self.scaled,
+            self.lanes,
+            self.frequency[i],
+            i,
+        );
+        let scale = self.period_scale.saturating_mul(self.octave_scale[i]);
+        (LaneSlices::F64(&self.scaled), scale)
+    }
+}
+
+/// The x coordinates of a pack as `f32` (marble's stripes).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn lane_x<S: Simd>(s: S, c: LaneSlices<'_>) -> S::F {
+    match c {
+        LaneSlices::F32(l) => s.load(&l[0][..S::LANES]),
+        LaneSlices::F64(l) => f64::axis_pack(s, &l[0]).x(s),
+    }
+}
+
 /// The first `lanes` coordinates of every axis of `c` in `f64`, each of
 /// the first four axes with a period moved into it (`centre_in_period`):
 /// the base of the octaves in 5 dimensions and more.
@@ -515,32 +576,16 @@ impl<N: Source> Field for Fractal<N> {
         if d.octaves == 0 || c.dims() == 0 {
             return s.splat(f32::NAN);
         }
-        let periods = self.source.periods(period_scale);
-        let base = if d.octaves > 1 {
-            centred_lanes(c, S::LANES, &periods)
-        } else {
-            Vec::new()
-        };
-        let mut scaled = base.clone();
+        let mut octaves = OctavesNd::new(self, c, S::LANES, period_scale);
         let mut acc = s.splat(0.0);
         let mut weight = s.splat(1.0);
         for i in 0..d.octaves {
-            let (ci, scale) = if i == 0 {
-                (c, period_scale)
-            } else {
-                octave_lanes(&base, &mut scaled, S::LANES, d.frequency[i], i);
-                let scale = period_scale.saturating_mul(d.period_scale[i]);
-                (LaneSlices::F64(&scaled), scale)
-            };
+            let (ci, scale) = octaves.at(i, c);
             let n = self.source.eval_nd(r, s, ci, scale);
             acc = fold(s, self.shape, i == 0, d.amplitude[i], acc, &mut weight, n);
         }
-        let x = match c {
-            LaneSlices::F32(l) => s.load(&l[0][..S::LANES]),
-            LaneSlices::F64(l) => f64::axis_pack(s, &l[0]).x(s),
-        };
         let norm = d.norm[c.dims().clamp(1, MAX_LATTICE_DIMENSIONS) - 1];
-        finish(s, &self.settings, self.shape, norm, acc, x)
+        finish(s, &self.settings, self.shape, norm, acc, lane_x(s, c))
     }
 
     fn max_dimension(&self) -> usize {
@@ -783,23 +828,11 @@ impl<N: Source + GradField> GradField for Fractal<N> {
             grad.fill(s.splat(f32::NAN));
             return s.splat(f32::NAN);
         }
-        let periods = self.source.periods(period_scale);
-        let base = if d.octaves > 1 {
-            centred_lanes(c, S::LANES, &periods)
-        } else {
-            Vec::new()
-        };
-        let mut scaled = base.clone();
+        let mut octaves = OctavesNd::new(self, c, S::LANES, period_scale);
         let mut dn = vec![s.splat(0.0); grad.len()];
         let mut acc = s.splat(0.0);
         for i in 0..d.octaves {
-            let (ci, scale) = if i == 0 {
-                (c, period_scale)
-            } else {
-                octave_lanes(&base, &mut scaled, S::LANES, d.frequency[i], i);
-                let scale = period_scale.saturating_mul(d.period_scale[i]);
-                (LaneSlices::F64(&scaled), scale)
-            };
+            let (ci, scale) = octaves.at(i, c);
             let n = self.source.eval_grad_nd(r, s, ci, scale, &mut dn);
             let v = s.splat(d.amplitude[i]) * n;
             let k = s.splat(d.slope[i]);
@@ -815,12 +848,8 @@ impl<N: Source + GradField> GradField for Fractal<N> {
                 }
             }
         }
-        let x = match c {
-            LaneSlices::F32(l) => s.load(&l[0][..S::LANES]),
-            LaneSlices::F64(l) => f64::axis_pack(s, &l[0]).x(s),
-        };
         let norm = d.norm[c.dims().clamp(1, MAX_LATTICE_DIMENSIONS) - 1];
-        let v = finish(s, &self.settings, self.shape, norm, acc, x);
+        let v = finish(s, &self.settings, self.shape, norm, acc, lane_x(s, c));
         for g in grad.iter_mut() {
             if self.settings.normalize {
                 *g = *g * s.splat(norm.1);
