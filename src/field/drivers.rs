@@ -386,14 +386,7 @@ pub(crate) fn fill_grid_nd<F: Field>(
     let f = f.core();
     f.validate()?;
     check_dimension(f, grid.dims())?;
-    let len = grid.check()?;
-    if out.len() != len {
-        return Err(Error::LengthMismatch {
-            name: "out",
-            expected: len,
-            found: out.len(),
-        });
-    }
+    out_len(grid.check()?, out)?;
     grid_by_points(grid, out, &mut [], parallel, &|points, out, _| {
         dispatch(
             f.run_level(),
@@ -487,14 +480,7 @@ fn fill_grid_grad_nd<F: GradField>(
 ) -> Result<(), Error> {
     f.validate_grad()?;
     check_dimension(f, grid.dims())?;
-    let len = grid.check()?;
-    if out.len() != len {
-        return Err(Error::LengthMismatch {
-            name: "out",
-            expected: len,
-            found: out.len(),
-        });
-    }
+    let len = out_len(grid.check()?, out)?;
     check_axes_and_lengths(grad, grid.dims(), len)?;
     grid_by_points(grid, out, grad, parallel, &|points, out, grad| {
         dispatch(
@@ -698,7 +684,11 @@ where
 
 /// The checked sample count of `grid` and the length of `out`, which must match.
 fn grid_len<const D: usize>(grid: &Grid<D>, out: &[f32]) -> Result<usize, Error> {
-    let len = grid.check()?;
+    out_len(grid.check()?, out)
+}
+
+/// `len`, or `Err(LengthMismatch)` unless `out` has `len` samples.
+fn out_len(len: usize, out: &[f32]) -> Result<usize, Error> {
     if out.len() != len {
         return Err(Error::LengthMismatch {
             name: "out",
