@@ -91,10 +91,14 @@ pub enum Error {
         /// What is wrong with it, for a person.
         reason: String,
     },
-    /// A call with the dimension as a value (`DynSource::fill_dyn`, …)
-    /// given a number of coordinates the crate does not compute (it
-    /// computes 1 to 4).
+    /// A call given a number of coordinates its source does not compute
+    /// (0; more than [`crate::MAX_LATTICE_DIMENSIONS`] for Perlin and
+    /// Value; more than 4 for Ken's permutation mode, the operators, warp
+    /// and custom sources; more than [`crate::MAX_SIMPLEX_DIMENSIONS`]).
     InvalidDimension(usize),
+    /// A period asked of [`crate::Simplex`]: its skewed lattice does not
+    /// tile an axis-aligned box, so it cannot repeat along the axes.
+    NotPeriodic,
     /// Derivatives asked of a [`crate::DynSource`] whose graph has a part
     /// without them (ridged, billow, turbulence, marble, a custom source).
     NotDifferentiable,
@@ -170,6 +174,7 @@ impl PartialEq for Error {
             }
             (InvalidDimension(a), InvalidDimension(x)) => a == x,
             (NotDifferentiable, NotDifferentiable) => true,
+            (NotPeriodic, NotPeriodic) => true,
             _ => false,
         }
     }
@@ -208,9 +213,16 @@ impl fmt::Display for Error {
             Error::InvalidDimension(d) => write!(
                 f,
                 "noise in {d} dimensions is not computed by this source: Perlin and Value \
-                 noise (and fractals over them) take 1 to {} coordinates per point; Ken's \
-                 permutation mode, derivatives, the operators, warp and custom sources 1 to 4",
-                crate::MAX_LATTICE_DIMENSIONS
+                 noise (and fractals over them) take 1 to {} coordinates per point, Simplex \
+                 noise 1 to {}; Ken's permutation mode, the operators, warp and custom \
+                 sources 1 to 4",
+                crate::MAX_LATTICE_DIMENSIONS,
+                crate::MAX_SIMPLEX_DIMENSIONS
+            ),
+            Error::NotPeriodic => write!(
+                f,
+                "simplex noise cannot be periodic: its skewed lattice does not tile an \
+                 axis-aligned box; use Perlin or Value noise for tiles"
             ),
             Error::NotDifferentiable => write!(
                 f,

@@ -154,7 +154,7 @@ mod sources;
 pub struct ReadmeExamples;
 
 pub use error::Error;
-pub use kernel::MAX_LATTICE_DIMENSIONS;
+pub use kernel::{MAX_LATTICE_DIMENSIONS, MAX_SIMPLEX_DIMENSIONS};
 
 /// The most dimensions a noise call takes (`noise([f32; D])` with a larger
 /// `D` does not compile). [`Perlin`] and [`Value`] compute up to
@@ -176,6 +176,7 @@ pub use sources::perlin::Perlin;
 pub use sources::recipe::{
     EXCERPT_CHARS, MAX_RECIPE_COST, MAX_RECIPE_DEPTH, Recipe, RecipeDefaults, RecipeError,
 };
+pub use sources::simplex::Simplex;
 pub use sources::value::Value;
 pub use sources::warp::{MAX_WARP_ITERATIONS, Warp};
 

@@ -54,6 +54,7 @@ mod nd;
 mod parts;
 mod period;
 mod rows;
+mod simplex;
 mod stage2;
 
 pub use axis::Axis;
@@ -73,6 +74,8 @@ pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_
 use period::lattice_mod;
 pub(crate) use period::{centre_in_period, centre_pack_in_period, stage1};
 pub(crate) use rows::{FillRowsByCells, MAX_COEFFICIENT_STEP, PlanAxes, RowAxis};
+pub use simplex::MAX_SIMPLEX_DIMENSIONS;
+pub(crate) use simplex::{SIMPLEX_BOUND, SimplexCoords, SimplexPack};
 pub use stage2::{Dims, Noise};
 pub(crate) use stage2::{stage2, stage2_grad};
 

@@ -20,7 +20,7 @@ use noise::NoiseFn;
 use crate::field::point_f64;
 use crate::{
     Billow, Blend, Combine, Custom, CustomNoise, DynSource, Fbm, Map, Marble, Perlin, Ridged,
-    Source, Turbulence, Value, Warp,
+    Simplex, Source, Turbulence, Value, Warp,
 };
 
 /// `NoiseFn<f64, 1..=4>` for each listed type, through the one-point `f64`
@@ -57,6 +57,7 @@ macro_rules! noise_fn {
 noise_fn! {
     impl[] Perlin;
     impl[] Value;
+    impl[] Simplex;
     impl[N: Source] Fbm<N>;
     impl[N: Source] Billow<N>;
     impl[N: Source] Ridged<N>;

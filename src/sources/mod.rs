@@ -12,5 +12,6 @@ pub(crate) mod lattice;
 pub(crate) mod ops;
 pub(crate) mod perlin;
 pub(crate) mod recipe;
+pub(crate) mod simplex;
 pub(crate) mod value;
 pub(crate) mod warp;

@@ -10,7 +10,7 @@ use super::tree::{Call, Val};
 use crate::Source;
 use crate::{
     Billow, Blend, Combine, DynSource, Fade, Fbm, HashMode, Level, Map, Marble, Perlin, Ridged,
-    Turbulence, Value, Warp,
+    Simplex, Turbulence, Value, Warp,
 };
 
 /// Axes a warp field is sampled for, per iteration, in the cost of a
@@ -119,6 +119,18 @@ pub(super) fn build(
                 DynSource::differentiable(lattice!(Value))
             };
             Built { node, cost: 1 }
+        }
+        SourceKind::Simplex => {
+            let seed = r.integer("seed", u64::MAX)?.unwrap_or(defaults.seed);
+            // A period (given here, or the defaults' for every lattice) is
+            // refused: the library's error, at the parameter.
+            if period(&r)?.or(defaults.period).is_some() {
+                return Err(r.library(crate::Error::NotPeriodic));
+            }
+            Built {
+                node: DynSource::differentiable(Simplex::new(seed)),
+                cost: 1,
+            }
         }
         SourceKind::Fractal(kind) => {
             let (source, source_cost) = match call.inputs.first() {

@@ -6,6 +6,7 @@
 pub(super) enum SourceKind {
     Perlin,
     Value,
+    Simplex,
     Fractal(FractalKind),
     ScaleBias,
     Abs,
@@ -61,6 +62,7 @@ const fn sig(
 pub(super) const BUILT_IN: &[Signature] = &[
     sig("perlin", SourceKind::Perlin, (0, 0), LATTICE),
     sig("value", SourceKind::Value, (0, 0), LATTICE),
+    sig("simplex", SourceKind::Simplex, (0, 0), &["seed", "period"]),
     sig(
         "fbm",
         SourceKind::Fractal(FractalKind::Fbm),

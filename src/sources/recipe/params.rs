@@ -112,7 +112,7 @@ impl Reader<'_> {
         let key = match &e {
             Error::InvalidOctaves(_) => Some("octaves"),
             Error::NonFiniteParameter { name, .. } => Some(*name),
-            Error::InvalidPeriod { .. } => Some("period"),
+            Error::InvalidPeriod { .. } | Error::NotPeriodic => Some("period"),
             Error::PeriodicLacunarity(_) => Some("lacunarity"),
             Error::InvalidParameter { name, .. } => [
                 "points",

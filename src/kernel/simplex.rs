@@ -1,0 +1,416 @@
+//! Simplex noise in 1 to [`MAX_SIMPLEX_DIMENSIONS`] dimensions: one kernel
+//! with the dimension a run-time value (lanes are points), compiled once per
+//! level with derivatives and once without; the pack's job picks constant
+//! 2, 3 and 4 dimensions for the optimiser, so those are specialised copies
+//! of the same code.
+//!
+//! The definition, per point `x` in `D` dimensions (`f32` unless said):
+//! - **Skew.** `F = (√(D+1) − 1)/D`, `G = (1 − 1/√(D+1))/D`. The skewed
+//!   point is `xs_a = x_a + F·(x_0 + … + x_{D−1})` (summed left to right;
+//!   in `f64` for `f64` points), its cell `c_a = floor(xs_a) mod 2³²` and
+//!   offset `f_a = xs_a − floor(xs_a)`, in [0, 1).
+//! - **Simplex by ranking.** `rank_a` counts the axes ahead of `a`: those
+//!   with a larger offset, and those before `a` with an equal one. The
+//!   pairwise order is a floor, `floor(f_b − f_a)` (−1 or 0), not a branch.
+//!   Corner `k` (0 to `D`) is the cell plus one along every axis of rank
+//!   below `k`.
+//! - **Offsets.** `u_a = f_a − G·(f_0 + … + f_{D−1})` (the point from corner
+//!   0, unskewed); from corner `k`, `d_a = (u_a − step_a) + k·G` with
+//!   `step_a = min(1, max(0, k − rank_a))`.
+//! - **Hash.** The corner's cells hashed as the lattice's coordinates mode
+//!   does (`hash` module: `key_a`, `finish`), seed key included.
+//! - **Gradients.** 2D: one of 16 unit vectors at angles (i + ½)·22.5°,
+//!   picked by the hash's top 4 bits. 1D and 3D up: the hypercube's
+//!   diagonals (±1, …, ±1), the sign of component `a` bit `32 − D + a` of the
+//!   hash (the lattice's rule). Either way `E[g gᵀ]` is a multiple of the
+//!   identity, and the simplex lattice's symmetry does the rest: the noise
+//!   is isotropic to second order.
+//! - **Falloff.** `t = max(0, ½ − |d|²)` (½ is every simplex's altitude
+//!   squared in every dimension, so a corner's reach ends at the facets
+//!   opposite it: value and gradient are continuous), and the corner adds
+//!   `t⁴·(g·d)`; the sum times [`scale`] is the noise. The derivative is
+//!   `Σ t⁴·g − 8t³·(g·d)·d`, times the same scale.
+//!
+//! A non-finite coordinate makes the point NaN; finite coordinates whose
+//! skew overflows are clamped to the finite range (a lattice point far
+//! out, noise 0 there).
+
+use super::axis::splat_part;
+use super::hash::{axis_key, finish};
+use crate::simd::{Lanes, MAX_LANES, OutlinedJob, Simd};
+
+/// The most dimensions [`crate::Simplex`] computes: `D + 1` corners of
+/// `O(D)` work each.
+pub const MAX_SIMPLEX_DIMENSIONS: usize = 32;
+const MAX: usize = MAX_SIMPLEX_DIMENSIONS;
+
+/// The largest `f32` below 1: `f64` offsets are rounded to at most this.
+const ONE_BELOW: f32 = 1.0 - f32::EPSILON / 2.0;
+
+/// The 2D gradients' x and y components: 16 unit vectors at (i + ½)·22.5°.
+const GRAD2_X: [f32; 16] = [
+    0.980_785_25,
+    0.831_469_6,
+    0.555_570_24,
+    0.195_090_32,
+    -0.195_090_32,
+    -0.555_570_24,
+    -0.831_469_6,
+    -0.980_785_25,
+    -0.980_785_25,
+    -0.831_469_6,
+    -0.555_570_24,
+    -0.195_090_32,
+    0.195_090_32,
+    0.555_570_24,
+    0.831_469_6,
+    0.980_785_25,
+];
+const GRAD2_Y: [f32; 16] = [
+    0.195_090_32,
+    0.555_570_24,
+    0.831_469_6,
+    0.980_785_25,
+    0.980_785_25,
+    0.831_469_6,
+    0.555_570_24,
+    0.195_090_32,
+    -0.195_090_32,
+    -0.555_570_24,
+    -0.831_469_6,
+    -0.980_785_25,
+    -0.980_785_25,
+    -0.831_469_6,
+    -0.555_570_24,
+    -0.195_090_32,
+];
+
+/// The largest `Σ t⁴·|g·d|` over a simplex with every gradient aligned
+/// (`|g|`: 1 in 2D, `√D` for the diagonals), for 1D to 7D, found by search
+/// (the maximum lies on the simplex's main diagonal, `f_a` all equal; a
+/// search over the whole simplex finds no larger). From 8D on one corner
+/// alone gives it: `(4/9)⁴·√(D/18)`, at distance `√(1/18)` along the
+/// corner's gradient, where no other corner reaches.
+const ENVELOPE: [f64; 7] = [
+    0.013_983_312_811_550_375,
+    0.010_080_204_702_811_43,
+    0.016_089_128_941_594_01,
+    0.018_421_663_812_737_795,
+    0.020_569_205_712_531_25,
+    0.022_527_853_504_479_403,
+    0.024_332_295_566_490_136,
+];
+
+/// The skew and unskew factors `(F, G)` of `dimensions`, in `f64`.
+pub(crate) fn skew_factors(dimensions: usize) -> (f64, f64) {
+    let d = dimensions.clamp(1, MAX) as f64;
+    let root = (d + 1.0).sqrt();
+    ((root - 1.0) / d, (1.0 - 1.0 / root) / d)
+}
+
+/// The factor that makes the largest value 1: `1 / envelope`, the
+/// envelope rounded up by 10⁻⁶ so that the bound holds.
+pub(crate) fn scale(dimensions: usize) -> f32 {
+    let d = dimensions.clamp(1, MAX);
+    let envelope = match ENVELOPE.get(d - 1) {
+        Some(&e) => e,
+        None => (4.0f64 / 9.0).powi(4) * (d as f64 / 18.0).sqrt(),
+    };
+    (1.0 / (envelope * (1.0 + 1e-6))) as f32
+}
+
+/// The largest |noise| at finite inputs in any dimension: 1, and a margin
+/// for `f32` rounding.
+pub(crate) const SIMPLEX_BOUND: f32 = 1.0 + 1e-5;
+
+/// A pack's coordinates as the simplex job receives them.
+#[derive(Clone, Copy)]
+pub(crate) enum SimplexCoords<'a, S: Simd> {
+    /// One `f32` vector per axis.
+    Vectors(&'a [S::F]),
+    /// Per-lane `f32` copies per axis.
+    Lanes32(&'a [[f32; MAX_LANES]]),
+    /// Per-lane `f64` values per axis (the skew in `f64`).
+    Lanes64(&'a [[f64; MAX_LANES]]),
+}
+
+impl<S: Simd> SimplexCoords<'_, S> {
+    fn dims(&self) -> usize {
+        match self {
+            SimplexCoords::Vectors(v) => v.len(),
+            SimplexCoords::Lanes32(l) => l.len(),
+            SimplexCoords::Lanes64(l) => l.len(),
+        }
+    }
+}
+
+/// One pack of simplex noise, outlined: compiled once per level (see the
+/// module docs), the value, and with `grad` the derivative along each axis.
+pub(crate) struct SimplexPack<'a, S: Simd> {
+    pub(crate) seed: S::UP,
+    pub(crate) coords: SimplexCoords<'a, S>,
+    pub(crate) grad: Option<&'a mut [S::F]>,
+}
+
+impl<S: Simd> OutlinedJob<S> for SimplexPack<'_, S> {
+    type Output = S::F;
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run(self, s: S) -> S::F {
+        let d = self.coords.dims().clamp(1, MAX);
+        let (seed, c) = (self.seed, self.coords);
+        match (d, self.grad) {
+            // Constant dimensions for the common cases: the same code,
+            // its loops unrolled.
+            (2, None) => pack::<S, false>(s, 2, seed, c, None),
+            (3, None) => pack::<S, false>(s, 3, seed, c, None),
+            (4, None) => pack::<S, false>(s, 4, seed, c, None),
+            (d, None) => pack::<S, false>(s, d, seed, c, None),
+            (d, grad) => pack::<S, true>(s, d, seed, c, grad),
+        }
+    }
+}
+
+/// Stage 1 and the corners of one pack in `d` dimensions.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn pack<S: Simd, const GRAD: bool>(
+    s: S,
+    d: usize,
+    seed: S::UP,
+    coords: SimplexCoords<'_, S>,
+    grad: Option<&mut [S::F]>,
+) -> S::F {
+    let (f64_skew, g) = skew_factors(d);
+    let mut cells = [s.load_u32(&[0; MAX_LANES][..S::LANES]); MAX];
+    let mut offsets = [s.splat(0.0); MAX];
+    match coords {
+        SimplexCoords::Vectors(v) => {
+            skew_f32(s, &v[..d], f64_skew as f32, &mut cells, &mut offsets)
+        }
+        SimplexCoords::Lanes32(l) => {
+            let mut v = [s.splat(0.0); MAX];
+            for (v, l) in v.iter_mut().zip(&l[..d]) {
+                *v = s.load(&l[..S::LANES]);
+            }
+            skew_f32(s, &v[..d], f64_skew as f32, &mut cells, &mut offsets);
+        }
+        SimplexCoords::Lanes64(l) => skew_f64(s, &l[..d], f64_skew, &mut cells, &mut offsets),
+    }
+    corners::<S, GRAD>(s, d, g, seed, &cells[..d], &offsets[..d], grad)
+}
+
+/// Stage 1 of `f32` vectors: cells and offsets of the skewed point.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn skew_f32<S: Simd>(s: S, x: &[S::F], f: f32, cells: &mut [S::U; MAX], offsets: &mut [S::F; MAX]) {
+    let mut sum = x[0];
+    // 0 on every finite lane, NaN where a coordinate is NaN or infinite.
+    let mut poison = x[0] - x[0];
+    for &x in &x[1..] {
+        sum = sum + x;
+        poison = poison + (x - x);
+    }
+    let skew = sum * s.splat(f);
+    let (lo, hi) = (s.splat(-f32::MAX), s.splat(f32::MAX));
+    let mut exact = true;
+    for (a, &x) in x.iter().enumerate() {
+        // An overflowing skew of finite inputs is clamped (NaN stays NaN:
+        // min and max return their second operand when unordered).
+        let xs = s.max(lo, s.min(hi, x + skew));
+        let floor = s.floor(xs);
+        offsets[a] = (xs - floor) + poison;
+        let (c, in_range) = s.cells32(floor);
+        cells[a] = c;
+        exact &= in_range;
+    }
+    if !exact {
+        for (a, &x) in x.iter().enumerate() {
+            let xs = s.max(lo, s.min(hi, x + skew));
+            cells[a] = far_cells(s, s.floor(xs));
+        }
+    }
+}
+
+/// `floor mod 2³²` of every lane of a floored pack, in `f64` (exact for
+/// every finite `f32`; 0 for NaN and ±inf).
+#[cold]
+#[inline(never)]
+fn far_cells<S: Simd>(s: S, floored: S::F) -> S::U {
+    let mut lanes = [0.0f32; MAX_LANES];
+    s.store(floored, &mut lanes[..S::LANES]);
+    let mut cells = [0u32; MAX_LANES];
+    for (c, &v) in cells.iter_mut().zip(&lanes[..S::LANES]) {
+        *c = cell_of(f64::from(v));
+    }
+    s.load_u32(&cells[..S::LANES])
+}
+
+/// `floor(v) mod 2³²` of a floored `f64` (0 when not finite).
+fn cell_of(floored: f64) -> u32 {
+    if floored.is_finite() {
+        floored.rem_euclid(4_294_967_296.0) as u32
+    } else {
+        0
+    }
+}
+
+/// Stage 1 of `f64` lanes: the skew in `f64`, per lane (scalar code, the
+/// same operations at every level), offsets rounded to `f32` below 1.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn skew_f64<S: Simd>(
+    s: S,
+    x: &[[f64; MAX_LANES]],
+    f: f64,
+    cells: &mut [S::U; MAX],
+    offsets: &mut [S::F; MAX],
+) {
+    #[inline(never)]
+    fn lanes(
+        x: &[[f64; MAX_LANES]],
+        n: usize,
+        f: f64,
+        cells: &mut [[u32; MAX_LANES]; MAX],
+        offsets: &mut [[f32; MAX_LANES]; MAX],
+    ) {
+        for i in 0..n {
+            let mut sum = x[0][i];
+            let mut finite = sum.is_finite();
+            for x in &x[1..] {
+                sum += x[i];
+                finite &= x[i].is_finite();
+            }
+            let skew = sum * f;
+            for (a, x) in x.iter().enumerate() {
+                let xs = (x[i] + skew).clamp(-f64::MAX, f64::MAX);
+                let floor = xs.floor();
+                cells[a][i] = cell_of(floor);
+                offsets[a][i] = if finite {
+                    ((xs - floor) as f32).min(ONE_BELOW)
+                } else {
+                    f32::NAN
+                };
+            }
+        }
+    }
+    let mut c = [[0u32; MAX_LANES]; MAX];
+    let mut o = [[0.0f32; MAX_LANES]; MAX];
+    lanes(x, S::LANES, f, &mut c, &mut o);
+    for a in 0..x.len() {
+        cells[a] = s.load_u32(&c[a][..S::LANES]);
+        offsets[a] = s.load(&o[a][..S::LANES]);
+    }
+}
+
+/// The `d + 1` corners of every point of a pack (cells and offsets of its
+/// skewed point; `g` the unskew factor), part by part; with `GRAD` also the
+/// derivatives into `grad`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn corners<S: Simd, const GRAD: bool>(
+    s: S,
+    d: usize,
+    g: f64,
+    seed: S::UP,
+    cells: &[S::U],
+    offsets: &[S::F],
+    mut grad: Option<&mut [S::F]>,
+) -> S::F {
+    let zero = splat_part(s, 0.0);
+    let one = splat_part(s, 1.0);
+    let minus_one = splat_part(s, -1.0);
+    let half = splat_part(s, 0.5);
+    let eight = splat_part(s, 8.0);
+    let unskew = splat_part(s, g as f32);
+    let scale = splat_part(s, scale(d));
+    let mut out = s.splat(0.0);
+    for k in 0..S::PARTS {
+        // The offsets, their unskewed form and their ranks.
+        let mut f = [zero; MAX];
+        for (f, o) in f.iter_mut().zip(offsets) {
+            *f = s.part(*o, k);
+        }
+        let mut sum = f[0];
+        for &f in &f[1..d] {
+            sum = sum + f;
+        }
+        let shift = sum * unskew;
+        let mut u = [zero; MAX];
+        let mut rank = [zero; MAX];
+        for a in 0..d {
+            u[a] = f[a] - shift;
+            for b in 0..a {
+                // −1 when f_b < f_a (a is ahead of b), else 0 (b is ahead).
+                let order = s.floor_part(f[b] - f[a]);
+                rank[a] = rank[a] + (one + order);
+                rank[b] = rank[b] - order;
+            }
+        }
+        // The lower cell's keys combined, and what each axis's step flips.
+        let mut base = seed;
+        let mut flip = [seed; MAX];
+        let next = s.splat_u32(1);
+        for a in 0..d {
+            let cell = s.u32_part(cells[a], k);
+            let k0 = axis_key(s, cell, a);
+            let k1 = axis_key(s, s.add_u32(cell, next), a);
+            base = s.xor_u32(base, k0);
+            flip[a] = s.xor_u32(k0, k1);
+        }
+        let mut value = zero;
+        let mut slope = [zero; MAX];
+        let mut offset = [zero; MAX];
+        let mut step_cells = [[zero; 1]; MAX];
+        for corner in 0..=d {
+            let at = splat_part(s, corner as f32);
+            let shifted = splat_part(s, (corner as f64 * g) as f32);
+            let mut r2 = zero;
+            for a in 0..d {
+                let step = Lanes::min(s, one, Lanes::max(s, zero, at - rank[a]));
+                offset[a] = (u[a] - step) + shifted;
+                r2 = r2 + offset[a] * offset[a];
+                step_cells[a] = [step];
+            }
+            let mut v = base;
+            if corner > 0 {
+                let mut check = s.cells_check();
+                for a in 0..d {
+                    let [step] = s.cells32_parts_checked(&step_cells[a], &mut check);
+                    v = s.xor_u32(v, s.mul_u32(flip[a], step));
+                }
+            }
+            let h = finish(s, v);
+            let mut gradient = [zero; MAX];
+            if d == 2 {
+                gradient[0] = s.top16(&GRAD2_X, h);
+                gradient[1] = s.top16(&GRAD2_Y, h);
+            } else {
+                // Axis a's sign is bit 32 − d + a: the hash doubled d − 1 − a
+                // times puts it at the top.
+                let mut sign = s.opaque_up(h);
+                for a in (0..d).rev() {
+                    gradient[a] = s.top2([one, minus_one], sign);
+                    sign = s.add_u32(sign, sign);
+                }
+            }
+            let mut dot = gradient[0] * offset[0];
+            for a in 1..d {
+                dot = dot + gradient[a] * offset[a];
+            }
+            let t = Lanes::max(s, zero, half - r2);
+            let t2 = t * t;
+            let t4 = t2 * t2;
+            value = value + t4 * dot;
+            if GRAD {
+                let pull = eight * (t2 * t) * dot;
+                for a in 0..d {
+                    slope[a] = slope[a] + (t4 * gradient[a] - pull * offset[a]);
+                }
+            }
+        }
+        s.set_part(&mut out, k, s.canonical_nan(value * scale));
+        if let Some(grad) = grad.as_deref_mut() {
+            for (dst, &dv) in grad.iter_mut().zip(&slope).take(d) {
+                s.set_part(dst, k, s.canonical_nan(dv * scale));
+            }
+        }
+    }
+    out
+}
