@@ -39,7 +39,8 @@
 use noisefield::prelude::*;
 use noisefield::{
     Billow, DynSource, EXCERPT_CHARS, Error, Fade, Fbm, Grid, HashMode, Level, MAX_DIMENSIONS,
-    MAX_LATTICE_DIMENSIONS, Marble, Perlin, Recipe, RecipeError, Ridged, Turbulence, Value,
+    MAX_LATTICE_DIMENSIONS, Marble, Perlin, Recipe, RecipeError, Ridged, Simplex, Turbulence,
+    Value,
 };
 use numpy::ndarray::{ArrayViewD, IxDyn};
 use numpy::{Element, PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArrayMethods};
@@ -601,7 +602,7 @@ impl<'py> Coords<'py> {
         if !(1..=MAX_DIMENSIONS).contains(&coords.len()) {
             return Err(PyValueError::new_err(format!(
                 "{} coordinate arrays given; noise has 1 to {MAX_DIMENSIONS} dimensions \
-                 (Perlin and Value noise up to {MAX_LATTICE_DIMENSIONS})",
+                 (Perlin and Value noise up to {MAX_LATTICE_DIMENSIONS}, Simplex noise all)",
                 coords.len()
             )));
         }
@@ -668,6 +669,8 @@ enum Origin {
     Perlin(Perlin),
     /// A value noise, as [`Origin::Perlin`].
     Value(Value),
+    /// A simplex noise, as [`Origin::Perlin`].
+    Simplex(Simplex),
     /// A fractal, by its Python class name (`"Ridged"`).
     Fractal(&'static str),
     /// A recipe, as the library prints it.
@@ -758,6 +761,27 @@ fn lattice(
     })
 }
 
+/// A simplex noise of `seed` at `level` (`None`: the best this CPU has).
+#[pyfunction]
+#[pyo3(signature = (seed, level))]
+fn simplex(seed: u64, level: Option<&str>) -> PyResult<Core> {
+    let mut noise = Simplex::new(seed);
+    if let Some(level) = level {
+        noise = noise.with_level(parse_level(level)?).map_err(value_error)?;
+    }
+    Ok(Core {
+        source: DynSource::differentiable(noise.clone()),
+        work: 1,
+        origin: Origin::Simplex(noise),
+    })
+}
+
+/// The library's refusal of a period on simplex noise, as a `ValueError`.
+#[pyfunction]
+fn simplex_period() -> PyErr {
+    value_error(Error::NotPeriodic)
+}
+
 /// The fractal settings from Python, in one place.
 struct Octaves {
     octaves: u32,
@@ -844,9 +868,10 @@ fn fractal(
     let (source, name) = match &base.origin {
         Origin::Perlin(p) => fractal_over(kind, p.clone(), &o, power, stripes)?,
         Origin::Value(v) => fractal_over(kind, v.clone(), &o, power, stripes)?,
+        Origin::Simplex(v) => fractal_over(kind, v.clone(), &o, power, stripes)?,
         _ => {
             return Err(PyTypeError::new_err(
-                "a fractal's source must be a Perlin or a Value noise",
+                "a fractal's source must be a Perlin, a Value or a Simplex noise",
             ));
         }
     };
@@ -921,7 +946,9 @@ impl Core {
                 format!("{name} has no analytic derivatives; Perlin, Value and Fbm over them have")
             }
             // Lattices have derivatives; this names the library's reason.
-            Origin::Perlin(_) | Origin::Value(_) => Error::NotDifferentiable.to_string(),
+            Origin::Perlin(_) | Origin::Value(_) | Origin::Simplex(_) => {
+                Error::NotDifferentiable.to_string()
+            }
         };
         Err(PyTypeError::new_err(message))
     }
@@ -946,9 +973,9 @@ impl Core {
 
     /// An interval `(lo, hi)` holding every output of `dimension`-D noise.
     fn bounds(&self, dimension: usize) -> PyResult<(f32, f32)> {
-        if !(1..=MAX_LATTICE_DIMENSIONS).contains(&dimension) {
+        if !(1..=MAX_DIMENSIONS).contains(&dimension) {
             return Err(PyValueError::new_err(format!(
-                "dimension {dimension}: noise has 1 to {MAX_LATTICE_DIMENSIONS} dimensions"
+                "dimension {dimension}: noise has 1 to {MAX_DIMENSIONS} dimensions"
             )));
         }
         Ok(self.source.bounds(dimension))
@@ -1319,6 +1346,8 @@ fn _bench_fill3<'py>(
 fn _noisefield(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_function(wrap_pyfunction!(lattice, m)?)?;
+    m.add_function(wrap_pyfunction!(simplex, m)?)?;
+    m.add_function(wrap_pyfunction!(simplex_period, m)?)?;
     m.add_function(wrap_pyfunction!(fractal, m)?)?;
     m.add_function(wrap_pyfunction!(recipe, m)?)?;
     m.add_function(wrap_pyfunction!(available_levels, m)?)?;

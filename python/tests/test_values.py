@@ -207,3 +207,33 @@ def test_dimensions_a_source_does_not_compute_are_refused():
         nf.Perlin(1).noise(*[x] * 17)
     with pytest.raises(ValueError):
         nf.Perlin(1).noise()
+
+
+def test_simplex_in_any_dimension_equals_its_recipe_and_the_cli(render):
+    # A 2D grid against `noisefield render --source simplex`.
+    expected = render("--source", "simplex(seed=5)", "--size", "96x64", "--frequency", "1/16")
+    got = nf.Simplex(5).grid((64, 96), origin=(0, 0), step=(1 / 16, 1 / 16))
+    assert_bits(got, expected)
+    rng = np.random.default_rng(8)
+    for d in (2, 3, 7, 32):
+        xs = [rng.uniform(-20, 20, 500).astype(np.float32) for _ in range(d)]
+        s = nf.Simplex(9)
+        v = s.noise(*xs)
+        assert v.shape == (500,) and v.dtype == np.float32
+        assert np.array_equal(v.view(np.uint32), nf.Recipe("simplex(seed=9)").noise(*xs).view(np.uint32))
+        lo, hi = s.bounds(d)
+        assert np.all(np.abs(v) <= hi) and hi < 1.001
+        value, grads = s.noise_grad(*xs)
+        assert np.array_equal(value.view(np.uint32), v.view(np.uint32)) and len(grads) == d
+        for level in nf.available_levels():
+            again = s.with_level(level).noise(*xs)
+            assert np.array_equal(again.view(np.uint32), v.view(np.uint32))
+    assert np.std(nf.Simplex(9).noise(*[rng.uniform(-20, 20, 500) for _ in range(3)])) > 0.2
+    fbm = nf.Fbm(nf.Simplex(2), octaves=4)
+    pts = [rng.uniform(-5, 5, 100).astype(np.float32) for _ in range(3)]
+    assert np.array_equal(fbm.noise(*pts).view(np.uint32),
+                          nf.Recipe("fbm(simplex(seed=2), octaves=4)").noise(*pts).view(np.uint32))
+    with pytest.raises(ValueError, match="cannot be periodic"):
+        nf.Simplex(1).with_period(8)
+    with pytest.raises(ValueError, match="33"):
+        nf.Simplex(1).noise(*[np.zeros(3, np.float32)] * 33)

@@ -18,7 +18,8 @@
 //!   0, unskewed); from corner `k`, `d_a = (u_a − step_a) + k·G` with
 //!   `step_a = min(1, max(0, k − rank_a))`.
 //! - **Hash.** The corner's cells hashed as the lattice's coordinates mode
-//!   does (`hash` module: `key_a`, `finish`), seed key included.
+//!   does (`hash` module: `key_a`, `finish`), seed key included, then mixed
+//!   once more ([`remix`]: `h ^= h >> 13; h *= 0xC2B2AE35`).
 //! - **Gradients.** 2D: one of 16 unit vectors at angles (i + ½)·22.5°,
 //!   picked by the hash's top 4 bits. 1D and 3D up: the hypercube's
 //!   diagonals (±1, …, ±1), the sign of component `a` bit `32 − D + a` of the
@@ -122,6 +123,16 @@ pub(crate) fn scale(dimensions: usize) -> f32 {
 /// The largest |noise| at finite inputs in any dimension: 1, and a margin
 /// for `f32` rounding.
 pub(crate) const SIMPLEX_BOUND: f32 = 1.0 + 1e-5;
+
+/// The second round of MurmurHash3's finaliser (`h ^= h >> 13;
+/// h *= 0xC2B2AE35`) after the lattice's `finish`: with the lattice's hash
+/// alone the gradients of one simplex's corners are correlated (3D
+/// directional derivatives along a main diagonal had 30% more variance
+/// than along an axis).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn remix<S: Simd>(s: S, h: S::UP) -> S::UP {
+    s.mul_u32(s.xor_u32(h, s.shr_u32::<13>(h)), s.splat_u32(0xC2B2_AE35))
+}
 
 /// A pack's coordinates as the simplex job receives them.
 #[derive(Clone, Copy)]
@@ -376,7 +387,7 @@ fn corners<S: Simd, const GRAD: bool>(
                     v = s.xor_u32(v, s.mul_u32(flip[a], step));
                 }
             }
-            let h = finish(s, v);
+            let h = remix(s, finish(s, v));
             let mut gradient = [zero; MAX];
             if d == 2 {
                 gradient[0] = s.top16(&GRAD2_X, h);

@@ -20,3 +20,4 @@ mod hash;
 mod levels;
 mod reference;
 mod semantics;
+mod simplex;

@@ -29,7 +29,7 @@ fn mix64(mut z: u64) -> u64 {
 }
 
 /// The seed key: the high half of SplitMix64's first output.
-fn seed_key(seed: u64) -> u32 {
+pub(crate) fn seed_key(seed: u64) -> u32 {
     (mix64(seed.wrapping_add(0x9E37_79B9_7F4A_7C15)) >> 32) as u32
 }
 
@@ -46,7 +46,7 @@ fn multiplier(a: usize) -> u32 {
 }
 
 /// The hash of the corner with cells `cells`.
-fn corner_hash(key: u32, cells: &[u32]) -> u32 {
+pub(crate) fn corner_hash(key: u32, cells: &[u32]) -> u32 {
     let mut v = key;
     for (a, &c) in cells.iter().enumerate() {
         let m = c.wrapping_mul(multiplier(a));
@@ -97,14 +97,19 @@ fn oracle(seed: u64, gradient: bool, p: &[f32]) -> f32 {
     values[0]
 }
 
-/// Deterministic values in `[-span, span)`.
-fn stream(n: usize, mut state: u64, span: f32) -> Vec<f32> {
-    (0..n)
-        .map(|_| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * span
+/// Deterministic values in `[-span, span)`: SplitMix64 of `(stream,
+/// index)`, so the streams of different axes are independent (streams of
+/// one linear congruential generator from different seeds are not: their
+/// differences are multiples of one another, and the points lie on planes).
+fn stream(n: usize, id: u64, span: f32) -> Vec<f32> {
+    let base = id.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    (0..n as u64)
+        .map(|i| {
+            let mut z = base.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * span
         })
         .collect()
 }

@@ -21,5 +21,6 @@ mod period;
 mod recipe;
 mod reference;
 mod semantics;
+mod simplex;
 mod streaming;
 mod value;
