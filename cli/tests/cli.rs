@@ -207,6 +207,7 @@ fn library_source(name: &str) -> DynSource {
     match name {
         "perlin" => DynSource::new(perlin),
         "value" => DynSource::new(Value::new(4)),
+        "simplex" => DynSource::new(noisefield::Simplex::new(4)),
         "fbm" => DynSource::new(
             Fbm::new(perlin)
                 .octaves(3)
@@ -1807,6 +1808,7 @@ fn more_origin_coordinates_render_a_slice_of_higher_dimensional_noise() {
     for (source, size, axes) in [
         ("perlin", [13usize, 7, 1], "2,4"),
         ("fbm", [9, 5, 3], "5,0,3"),
+        ("simplex", [11, 6, 1], "3,1"),
     ] {
         let fractal = if source == "fbm" {
             "--octaves 3 --lacunarity 2.5 --persistence 0.25"
@@ -1854,6 +1856,10 @@ fn more_origin_coordinates_render_a_slice_of_higher_dimensional_noise() {
         ("--origin 1,2,3 --axes 0,3", "axis 3"),
         ("--origin 1,2,3 --axes 0,0", "twice"),
         ("--origin 1,2,3,4,5 --period 4", "--period"),
+        (
+            "--source simplex --period 8",
+            "simplex noise cannot be periodic",
+        ),
         (
             "--origin 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
             "17 dimensions",

@@ -52,7 +52,7 @@ def test_type_errors():
         nf.Perlin(-1)
     with pytest.raises(ValueError):
         nf.Perlin(2**64)
-    with pytest.raises(TypeError, match="Perlin or a Value"):
+    with pytest.raises(TypeError, match="a Perlin, a Value or a Simplex"):
         nf.Fbm(nf.Ridged(nf.Perlin(1)))
     with pytest.raises(TypeError, match="real numbers"):
         nf.Perlin(1).noise1(np.array(["a", "b"]))

@@ -87,9 +87,9 @@ cases("p.with_period({})", ["0", "-1", "2**32", "1.5", '"ab"', "[]", "[1, 2, 3, 
 cases("p.with_fade({})", NOT_STRING + ["None", '"nope"'])
 cases("p.with_level({})", ["5", "1.5", 'b"avx2"', '["avx2"]', '"sse9"', '""', "object()"])
 cases("f.with_level({})", ["5", '"sse9"'])
-cases("p.bounds({})", ["0", "17", "-1", "2**64", "2**200", "1.5", "None", '"2"', "True",
+cases("p.bounds({})", ["0", "33", "-1", "2**64", "2**200", "1.5", "None", '"2"', "True",
                        "object()"])
-cases("f.bounds({})", ["0", "17", "None"])
+cases("f.bounds({})", ["0", "33", "None"])
 
 for kind in ("Fbm", "Billow", "Ridged", "Turbulence", "Marble"):
     cases(f"nf.{kind}({{}})", ["None", "5", "nf.Fbm(p)", "object()", '"perlin"', "nf.Perlin",

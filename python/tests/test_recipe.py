@@ -232,7 +232,7 @@ def test_recipe_limits_come_from_the_library():
         nf.Recipe("fbm(perlin)", level=missing[0])
     with pytest.raises(ValueError):
         nf.Recipe("fbm(perlin)", level="sse9")
-    with pytest.raises(TypeError, match="Perlin or a Value"):
+    with pytest.raises(TypeError, match="a Perlin, a Value or a Simplex"):
         nf.Fbm(nf.Recipe("perlin"))
 
 
