@@ -103,7 +103,8 @@
 //! # Sources, fractals, derivatives
 //!
 //! [`Perlin`] and [`Value`] (value noise) are lattice noises with a
-//! choice of [`Fade`] curve. [`Fbm`], [`Billow`], [`Ridged`], [`Turbulence`]
+//! choice of [`Fade`] curve; [`Simplex`] is Ken Perlin's simplex noise, in
+//! 1 to [`MAX_SIMPLEX_DIMENSIONS`] dimensions (`D + 1` corners a point). [`Fbm`], [`Billow`], [`Ridged`], [`Turbulence`]
 //! and [`Marble`] sum octaves of any source (and nest). All share the
 //! [`Source`] interface (`noise`, `fill`, `fill_f64`, `fill_grid(_par)`,
 //! `bounds`, `check`, each generic over the dimension; [`prelude`] imports
@@ -158,7 +159,8 @@ pub use kernel::{MAX_LATTICE_DIMENSIONS, MAX_SIMPLEX_DIMENSIONS};
 
 /// The most dimensions a noise call takes (`noise([f32; D])` with a larger
 /// `D` does not compile). [`Perlin`] and [`Value`] compute up to
-/// [`MAX_LATTICE_DIMENSIONS`] (`2^D` corners per point); a source asked for
+/// [`MAX_LATTICE_DIMENSIONS`] (`2^D` corners per point), [`Simplex`] up to
+/// [`MAX_SIMPLEX_DIMENSIONS`], this many (`D + 1`); a source asked for
 /// more than it computes answers [`Error::InvalidDimension`].
 pub const MAX_DIMENSIONS: usize = 32;
 pub use fade::Fade;

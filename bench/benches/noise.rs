@@ -5,7 +5,8 @@
 //! runs only the speed goal (4,194,304 points, default `fill3` at the best
 //! level vs `noise::Perlin::get`); `-- modes` both hash modes at every level,
 //! plain and periodic. The per-level `fillN` groups measure Ken's table
-//! (`Perlin::reference`).
+//! (`Perlin::reference`). `-- simplex`: issue 38's simplex goals (quick-noise
+//! 0.3.0 in 2D and 3D, the noise crate's OpenSimplex in 4D, 5D to 32D).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::NoiseFn;
@@ -114,5 +115,84 @@ fn modes(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fills, goal, modes);
+/// Issue 38's simplex goals: batches of 65,536 random points in ±1000,
+/// `Simplex` at AVX2 and at the detected level against quick-noise 0.3.0's
+/// `Simplex` batch (its run-time dispatch, one octave) in 2D and 3D, and
+/// against the noise crate's `OpenSimplex` in 4D; then `Simplex` in 5D to
+/// 32D at the detected level (points per second).
+fn simplex(c: &mut Criterion) {
+    use quick_noise::simd::{Arch, SimdSliceIterExt, dispatch_simd};
+    use quick_noise::{BatchNoise, Fbm};
+
+    #[dispatch_simd(A)]
+    fn quick(c: &[Vec<f32>], out: &mut [f32]) {
+        if c.len() == 2 {
+            BatchNoise::<2, Fbm, quick_noise::Simplex>::builder::<A, _, _>(
+                c[0].simd_iter::<A>(),
+                c[1].simd_iter::<A>(),
+            )
+            .seed(7)
+            .octaves(1)
+            .fill(out)
+        } else {
+            BatchNoise::<3, Fbm, quick_noise::Simplex>::builder::<A, _, _, _>(
+                c[0].simd_iter::<A>(),
+                c[1].simd_iter::<A>(),
+                c[2].simd_iter::<A>(),
+            )
+            .seed(7)
+            .octaves(1)
+            .fill(out)
+        }
+    }
+
+    let n = 65_536;
+    let coords = random_coords(n, 32);
+    let mut out = vec![0.0f32; n];
+    let mut g = c.benchmark_group("simplex");
+    g.throughput(Throughput::Elements(n as u64));
+    g.sample_size(20).measurement_time(Duration::from_secs(2));
+    let detected = Level::detect();
+    for d in [2usize, 3, 4] {
+        let refs: Vec<&[f32]> = coords[..d].iter().map(Vec::as_slice).collect();
+        for level in [Level::Avx2, detected] {
+            let Ok(s) = noisefield::Simplex::new(7).with_level(level) else {
+                eprintln!("simplex: this CPU lacks {level}, skipped");
+                continue;
+            };
+            let s = noisefield::DynSource::new(s);
+            g.bench_function(
+                BenchmarkId::new(format!("noisefield-{d}d-{level}"), n),
+                |b| b.iter(|| s.fill_dyn(&refs, &mut out).unwrap()),
+            );
+        }
+        if d < 4 {
+            g.bench_function(BenchmarkId::new(format!("quick-noise-{d}d"), n), |b| {
+                b.iter(|| quick(&coords[..d], &mut out))
+            });
+        } else {
+            let os = noise::OpenSimplex::new(7);
+            g.bench_function(BenchmarkId::new("noise-crate-opensimplex-4d", n), |b| {
+                b.iter(|| {
+                    for (i, o) in out.iter_mut().enumerate() {
+                        let p = [0, 1, 2, 3].map(|a| f64::from(coords[a][i]));
+                        *o = os.get(p) as f32;
+                    }
+                    black_box(&out);
+                })
+            });
+        }
+    }
+    for d in [5usize, 6, 8, 12, 16, 24, 32] {
+        let refs: Vec<&[f32]> = coords[..d].iter().map(Vec::as_slice).collect();
+        let s = noisefield::DynSource::new(noisefield::Simplex::new(7));
+        g.bench_function(
+            BenchmarkId::new(format!("noisefield-{d}d-{detected}"), n),
+            |b| b.iter(|| s.fill_dyn(&refs, &mut out).unwrap()),
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fills, goal, modes, simplex);
 criterion_main!(benches);

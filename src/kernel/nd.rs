@@ -60,20 +60,28 @@ pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
     let g = diagonal_component(d);
     let with_grad = GRAD;
     let mut out = axes[0].t0;
+    let zero = splat_part(s, 0.0);
+    // Per axis: the change of key from the lower to the upper cell, the
+    // gradient products `(+g·t, −g·t)` at the near and far offsets, the fade
+    // and its slope; the halves waiting to be blended along each axis (with
+    // their derivatives), and the corner's derivatives and sign bits.
+    // Declared once, not per part or corner: with the dimension a run-time
+    // value, each fresh array is a store of all its entries.
+    let mut flip = [seed; MAX];
+    let mut near = [[zero; 2]; MAX];
+    let mut far = [[zero; 2]; MAX];
+    let mut fade = [zero; MAX];
+    let mut slope = [zero; MAX];
+    let mut stack = [zero; MAX];
+    let mut stack_d = [[zero; MAX]; MAX];
+    let mut value_d = [zero; MAX];
+    let mut signs = [seed; MAX];
     // A plain loop over the parts (not `for_each_part!`): the corners' work
     // dwarfs a part's selection, and one copy of the body is a quarter of
     // the machine code.
     for k in 0..S::PARTS {
-        let zero = splat_part(s, 0.0);
-        // Per axis: the lower cells' keys (xored into `base`), the change
-        // of key from the lower to the upper cell, the gradient products
-        // `(+g·t, −g·t)` at the near and far offsets, the fade and its slope.
+        // The lower cells' keys, xored.
         let mut base = seed;
-        let mut flip = [seed; MAX];
-        let mut near = [[zero; 2]; MAX];
-        let mut far = [[zero; 2]; MAX];
-        let mut fade = [zero; MAX];
-        let mut slope = [zero; MAX];
         let (plus, minus) = (splat_part(s, g), splat_part(s, -g));
         for (a, axis) in axes.iter().enumerate().take(d) {
             let k0 = axis_key(s, s.u32_part(axis.c0, k), a);
@@ -90,11 +98,6 @@ pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
                 slope[a] = s.part(slopes[a], k);
             }
         }
-        // The halves waiting to be blended along each axis (with their
-        // derivatives), and the corner in hand.
-        let mut stack = [zero; MAX];
-        let mut stack_d = [[zero; MAX]; MAX];
-        let mut value_d = [zero; MAX];
         let mut result = zero;
         let mut v = base;
         for i in 0..1usize << d {
@@ -113,7 +116,6 @@ pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
                 // Axis a's sign is bit 32 − d + a: the hash doubled
                 // d − 1 − a times puts it at the top (opaque, the doubles
                 // stay additions).
-                let mut signs = [h; MAX];
                 signs[d - 1] = s.opaque_up(h);
                 for a in (0..d - 1).rev() {
                     signs[a] = s.add_u32(signs[a + 1], signs[a + 1]);

@@ -1,7 +1,7 @@
 //! Simplex noise in 1 to [`MAX_SIMPLEX_DIMENSIONS`] dimensions: one kernel
 //! with the dimension a run-time value (lanes are points), compiled once per
 //! level with derivatives and once without; the pack's job picks constant
-//! 2, 3 and 4 dimensions for the optimiser, so those are specialised copies
+//! 2 and 3 dimensions for the optimiser, so those are specialised copies
 //! of the same code.
 //!
 //! The definition, per point `x` in `D` dimensions (`f32` unless said):
@@ -171,11 +171,11 @@ impl<S: Simd> OutlinedJob<S> for SimplexPack<'_, S> {
         let d = self.coords.dims().clamp(1, MAX);
         let (seed, c) = (self.seed, self.coords);
         match (d, self.grad) {
-            // Constant dimensions for the common cases: the same code,
-            // its loops unrolled.
+            // Constant dimensions for the common cases: the same code, its
+            // loops unrolled (4D too was 1.2x as fast so, but each copy is
+            // machine code at every level).
             (2, None) => pack::<S, false>(s, 2, seed, c, None),
             (3, None) => pack::<S, false>(s, 3, seed, c, None),
-            (4, None) => pack::<S, false>(s, 4, seed, c, None),
             (d, None) => pack::<S, false>(s, d, seed, c, None),
             (d, grad) => pack::<S, true>(s, d, seed, c, grad),
         }
@@ -243,15 +243,21 @@ fn skew_f32<S: Simd>(s: S, x: &[S::F], f: f32, cells: &mut [S::U; MAX], offsets:
 
 /// `floor mod 2³²` of every lane of a floored pack, in `f64` (exact for
 /// every finite `f32`; 0 for NaN and ±inf).
-#[cold]
-#[inline(never)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn far_cells<S: Simd>(s: S, floored: S::F) -> S::U {
-    let mut lanes = [0.0f32; MAX_LANES];
-    s.store(floored, &mut lanes[..S::LANES]);
-    let mut cells = [0u32; MAX_LANES];
-    for (c, &v) in cells.iter_mut().zip(&lanes[..S::LANES]) {
-        *c = cell_of(f64::from(v));
+    /// Plain scalar code, the same at every level, out of line (the rare
+    /// path).
+    #[cold]
+    #[inline(never)]
+    fn lanes(floored: &[f32], cells: &mut [u32]) {
+        for (c, &v) in cells.iter_mut().zip(floored) {
+            *c = cell_of(f64::from(v));
+        }
     }
+    let mut v = [0.0f32; MAX_LANES];
+    s.store(floored, &mut v[..S::LANES]);
+    let mut cells = [0u32; MAX_LANES];
+    lanes(&v[..S::LANES], &mut cells[..S::LANES]);
     s.load_u32(&cells[..S::LANES])
 }
 
@@ -274,40 +280,41 @@ fn skew_f64<S: Simd>(
     cells: &mut [S::U; MAX],
     offsets: &mut [S::F; MAX],
 ) {
+    /// Each lane's skew (`NaN` where a coordinate is not finite).
     #[inline(never)]
-    fn lanes(
-        x: &[[f64; MAX_LANES]],
-        n: usize,
-        f: f64,
-        cells: &mut [[u32; MAX_LANES]; MAX],
-        offsets: &mut [[f32; MAX_LANES]; MAX],
-    ) {
-        for i in 0..n {
+    fn skews(x: &[[f64; MAX_LANES]], f: f64, skew: &mut [f64]) {
+        for (i, skew) in skew.iter_mut().enumerate() {
             let mut sum = x[0][i];
             let mut finite = sum.is_finite();
             for x in &x[1..] {
                 sum += x[i];
                 finite &= x[i].is_finite();
             }
-            let skew = sum * f;
-            for (a, x) in x.iter().enumerate() {
-                let xs = (x[i] + skew).clamp(-f64::MAX, f64::MAX);
-                let floor = xs.floor();
-                cells[a][i] = cell_of(floor);
-                offsets[a][i] = if finite {
-                    ((xs - floor) as f32).min(ONE_BELOW)
-                } else {
-                    f32::NAN
-                };
-            }
+            *skew = if finite { sum * f } else { f64::NAN };
         }
     }
-    let mut c = [[0u32; MAX_LANES]; MAX];
-    let mut o = [[0.0f32; MAX_LANES]; MAX];
-    lanes(x, S::LANES, f, &mut c, &mut o);
-    for a in 0..x.len() {
-        cells[a] = s.load_u32(&c[a][..S::LANES]);
-        offsets[a] = s.load(&o[a][..S::LANES]);
+    /// One axis's cells and offsets.
+    #[inline(never)]
+    fn axis(x: &[f64], skew: &[f64], cells: &mut [u32], offsets: &mut [f32]) {
+        for (i, &skew) in skew.iter().enumerate() {
+            if skew.is_nan() {
+                (cells[i], offsets[i]) = (0, f32::NAN);
+                continue;
+            }
+            let xs = (x[i] + skew).clamp(-f64::MAX, f64::MAX);
+            let floor = xs.floor();
+            cells[i] = cell_of(floor);
+            offsets[i] = ((xs - floor) as f32).min(ONE_BELOW);
+        }
+    }
+    let n = S::LANES;
+    let mut skew = [0.0f64; MAX_LANES];
+    skews(x, f, &mut skew[..n]);
+    for (a, x) in x.iter().enumerate() {
+        let (mut c, mut o) = ([0u32; MAX_LANES], [0.0f32; MAX_LANES]);
+        axis(&x[..n], &skew[..n], &mut c[..n], &mut o[..n]);
+        cells[a] = s.load_u32(&c[..n]);
+        offsets[a] = s.load(&o[..n]);
     }
 }
 
@@ -332,9 +339,18 @@ fn corners<S: Simd, const GRAD: bool>(
     let unskew = splat_part(s, g as f32);
     let scale = splat_part(s, scale(d));
     let mut out = s.splat(0.0);
+    // Declared once (not per part or corner): with the dimension a run-time
+    // value, each fresh array is a store of all its entries.
+    let mut f = [zero; MAX];
+    let mut u = [zero; MAX];
+    let mut rank = [zero; MAX];
+    let mut flip = [seed; MAX];
+    let mut offset = [zero; MAX];
+    let mut gradient = [zero; MAX];
+    let mut slope = [zero; MAX];
+    let next = s.splat_u32(1);
     for k in 0..S::PARTS {
         // The offsets, their unskewed form and their ranks.
-        let mut f = [zero; MAX];
         for (f, o) in f.iter_mut().zip(offsets) {
             *f = s.part(*o, k);
         }
@@ -343,10 +359,9 @@ fn corners<S: Simd, const GRAD: bool>(
             sum = sum + f;
         }
         let shift = sum * unskew;
-        let mut u = [zero; MAX];
-        let mut rank = [zero; MAX];
         for a in 0..d {
             u[a] = f[a] - shift;
+            rank[a] = zero;
             for b in 0..a {
                 // −1 when f_b < f_a (a is ahead of b), else 0 (b is ahead).
                 let order = s.floor_part(f[b] - f[a]);
@@ -356,8 +371,6 @@ fn corners<S: Simd, const GRAD: bool>(
         }
         // The lower cell's keys combined, and what each axis's step flips.
         let mut base = seed;
-        let mut flip = [seed; MAX];
-        let next = s.splat_u32(1);
         for a in 0..d {
             let cell = s.u32_part(cells[a], k);
             let k0 = axis_key(s, cell, a);
@@ -366,29 +379,25 @@ fn corners<S: Simd, const GRAD: bool>(
             flip[a] = s.xor_u32(k0, k1);
         }
         let mut value = zero;
-        let mut slope = [zero; MAX];
-        let mut offset = [zero; MAX];
-        let mut step_cells = [[zero; 1]; MAX];
+        if GRAD {
+            slope[..d].fill(zero);
+        }
         for corner in 0..=d {
             let at = splat_part(s, corner as f32);
             let shifted = splat_part(s, (corner as f64 * g) as f32);
             let mut r2 = zero;
+            let mut v = base;
+            let mut check = s.cells_check();
             for a in 0..d {
                 let step = Lanes::min(s, one, Lanes::max(s, zero, at - rank[a]));
                 offset[a] = (u[a] - step) + shifted;
                 r2 = r2 + offset[a] * offset[a];
-                step_cells[a] = [step];
-            }
-            let mut v = base;
-            if corner > 0 {
-                let mut check = s.cells_check();
-                for a in 0..d {
-                    let [step] = s.cells32_parts_checked(&step_cells[a], &mut check);
+                if corner > 0 {
+                    let [step] = s.cells32_parts_checked(&[step], &mut check);
                     v = s.xor_u32(v, s.mul_u32(flip[a], step));
                 }
             }
             let h = remix(s, finish(s, v));
-            let mut gradient = [zero; MAX];
             if d == 2 {
                 gradient[0] = s.top16(&GRAD2_X, h);
                 gradient[1] = s.top16(&GRAD2_Y, h);

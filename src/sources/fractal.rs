@@ -270,6 +270,23 @@ impl<N: Source> Fractal<N> {
         }
     }
 
+    /// The same fractal over its source boxed as a [`DynSource`](crate::DynSource)
+    /// with derivatives: what simplex noise runs its fractals on, so that
+    /// they take the drivers compiled once for fractals over run-time
+    /// sources (one virtual call per pack and octave).
+    pub(crate) fn over_dyn(&self) -> Fractal<crate::DynSource>
+    where
+        N: crate::Differentiable + 'static,
+    {
+        Fractal {
+            source: crate::DynSource::differentiable(self.source.clone()),
+            shape: self.shape,
+            level: self.level,
+            settings: self.settings,
+            derived: self.derived.clone(),
+        }
+    }
+
     fn new(source: N, shape: Shape) -> Fractal<N> {
         let level = source.run_level();
         let mut f = Fractal {

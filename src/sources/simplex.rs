@@ -2,12 +2,15 @@
 //! full-coordinate hash; its kernel is `kernel/simplex.rs`.
 
 use crate::field::{
-    self, Field, GradField, GridAxis, LaneSlices, PointPack, Request, fill_rows_by_points,
+    self, Field, GradField, GradRequest, GridAxis, LaneArrays, LaneSlices, PointPack, Points,
+    Request, Work,
 };
 use crate::kernel::{
     Dims, MAX_SIMPLEX_DIMENSIONS, Noise, SIMPLEX_BOUND, SimplexCoords, SimplexPack,
 };
 use crate::simd::Simd;
+use crate::sources::dynamic::{run_erased, run_grad_erased};
+use crate::sources::fractal::Fractal;
 use crate::sources::perlin::SplitMix64;
 use crate::{Error, Level};
 
@@ -115,21 +118,19 @@ impl Simplex {
         c: &C,
         grad: Option<&mut [S::F]>,
     ) -> S::F {
-        match c.f32_vectors() {
-            Some(v) => s.outlined(SimplexPack {
-                seed,
-                coords: SimplexCoords::Vectors(&v),
-                grad,
-            }),
+        let lanes;
+        let vectors = c.f32_vectors();
+        let coords = match &vectors {
+            Some(v) => SimplexCoords::Vectors(v),
             None => {
-                let lanes = c.lanes_f64(s);
-                s.outlined(SimplexPack {
-                    seed,
-                    coords: SimplexCoords::Lanes64(&lanes),
-                    grad,
-                })
+                lanes = c.lane_arrays(s);
+                match &lanes {
+                    LaneArrays::F32(l) => SimplexCoords::Lanes32(l),
+                    LaneArrays::F64(l) => SimplexCoords::Lanes64(l),
+                }
             }
-        }
+        };
+        s.outlined(SimplexPack { seed, coords, grad })
     }
 }
 
@@ -223,13 +224,33 @@ impl Field for Simplex {
     ) where
         Noise: Dims<D>,
     {
-        fill_rows_by_points(self, axes, first_row, out, 1);
+        field::by_row_points(axes, first_row, out, |inputs, out| {
+            // The inputs and output were sized by the grid: nothing to refuse.
+            let _ = run_erased(self, Work::Fill(Points::F64(inputs), out).into());
+        });
     }
 
-    // Written out (not the trait's default) so that the drivers are
-    // compiled here, once.
+    /// `f32` batches in 2 and 3 dimensions (the common case) have
+    /// drivers of their own; everything else (`f64` points, grids, other
+    /// dimensions, derivatives) runs on the drivers compiled once for every
+    /// run-time source (`dynamic::Erased`): one virtual call per kernel
+    /// pack, and the pack's coordinates copied per lane. That costs 2D
+    /// batches half their speed again (2.4 → 3.5 ns a point at `Avx2`), so
+    /// the common case keeps its own; its own drivers for everything made
+    /// the library 2% heavier.
     fn run(&self, req: Request<'_>) -> Result<(), Error> {
-        field::run(self, req)
+        match req {
+            Request::D2(Work::Fill(Points::F32(inputs), out)) => field::fill(self, inputs, out),
+            Request::D3(Work::Fill(Points::F32(inputs), out)) => field::fill(self, inputs, out),
+            req => run_erased(self, req),
+        }
+    }
+
+    /// Fractals over simplex noise run as fractals over a boxed source,
+    /// whose drivers the library has anyway (recipes): a copy of them for
+    /// `Fractal<Simplex>` made the library 1% heavier.
+    fn run_fractal(f: &Fractal<Self>, req: Request<'_>) -> Result<(), Error> {
+        f.over_dyn().run(req)
     }
 }
 
@@ -272,7 +293,11 @@ impl GradField for Simplex {
         })
     }
 
-    fn run_grad(&self, req: crate::field::GradRequest<'_>) -> Result<(), Error> {
-        field::run_grad(self, req)
+    fn run_grad(&self, req: GradRequest<'_>) -> Result<(), Error> {
+        run_grad_erased(self, req)
+    }
+
+    fn run_fractal_grad(f: &Fractal<Self>, req: GradRequest<'_>) -> Result<(), Error> {
+        f.over_dyn().run_grad(req)
     }
 }

@@ -276,7 +276,7 @@ fn bad_recipes_say_where_and_what() {
     fails(
         "perlinn",
         1,
-        "unknown source \"perlinn\"; known: perlin, value, fbm",
+        "unknown source \"perlinn\"; known: perlin, value, simplex, fbm",
     );
     fails(
         "fbm(perlin, octavs=4)",

@@ -65,6 +65,7 @@ pub const MAX_RECIPE_COST: u64 = 4096;
 /// | name | inputs | parameters (default) |
 /// |---|---|---|
 /// | `perlin`, `value` | — | `seed` (0), `hash` (`coordinates`, `permuted`, `reference`: Ken Perlin's table, no seed), `fade` (`quintic`, `cubic`, `cosine`, `linear`), `period` (cells: `64` or `[64, 32]`; missing axes unperiodic) |
+/// | `simplex` | — | `seed` (0); `period` (here or in the defaults) is refused: [`crate::Error::NotPeriodic`] |
 /// | `fbm`, `billow`, `ridged`, `turbulence` | 0 or 1 (`perlin`) | `octaves` (6), `lacunarity` (2), `persistence` (0.5), `normalize` (`false`) |
 /// | `marble` | 0 or 1 | the fractal ones, `stripes` (1), `power` (4) |
 /// | `scale_bias` | 1 | `scale` (1), `bias` (0) |
