@@ -121,7 +121,7 @@ fn modes(c: &mut Criterion) {
 /// against the noise crate's `OpenSimplex` in 4D; then `Simplex` in 5D to
 /// 32D at the detected level (points per second).
 fn simplex(c: &mut Criterion) {
-    use quick_noise::simd::{Arch, SimdSliceIterExt, dispatch_simd};
+    use quick_noise::simd::{SimdSliceIterExt, dispatch_simd};
     use quick_noise::{BatchNoise, Fbm};
 
     #[dispatch_simd(A)]

@@ -214,11 +214,13 @@ fn pack<S: Simd, const GRAD: bool>(
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn skew_f32<S: Simd>(s: S, x: &[S::F], f: f32, cells: &mut [S::U; MAX], offsets: &mut [S::F; MAX]) {
     let mut sum = x[0];
-    // 0 on every finite lane, NaN where a coordinate is NaN or infinite.
-    let mut poison = x[0] - x[0];
+    // ±0 on every finite lane, NaN where a coordinate is NaN or infinite
+    // (0·inf is NaN); added to an offset in [0, 1) it changes nothing else.
+    let zero = s.splat(0.0);
+    let mut poison = x[0] * zero;
     for &x in &x[1..] {
         sum = sum + x;
-        poison = poison + (x - x);
+        poison = poison + x * zero;
     }
     let skew = sum * s.splat(f);
     let (lo, hi) = (s.splat(-f32::MAX), s.splat(f32::MAX));
