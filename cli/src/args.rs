@@ -58,8 +58,8 @@ pub enum Command {
 /// Which noise, shared by every subcommand.
 #[derive(Debug, Clone, Args)]
 pub struct SourceArgs {
-    /// Noise source: a name (perlin, value, fbm, ridged, billow, turbulence,
-    /// marble) or a recipe, e.g. 'ridged(warp(perlin(seed=7), perlin(seed=8),
+    /// Noise source: a name (perlin, value, simplex, fbm, ridged, billow,
+    /// turbulence, marble) or a recipe, e.g. 'ridged(warp(perlin(seed=7), perlin(seed=8),
     /// amplitude=0.5), octaves=5)' (the README lists every name and
     /// parameter), or @FILE for a recipe in a file (@- standard input). The
     /// options below fill in what a recipe leaves out.

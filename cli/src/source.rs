@@ -68,7 +68,7 @@ pub fn fill_grid_grad(
 
 /// Why a source cannot make a normal map.
 pub const NO_DERIVATIVES: &str = "--format normal needs analytic derivatives, which \
-     perlin, value and fbm have, and the operators and warp over them (ridged, billow, \
+     perlin, value, simplex and fbm have, and the operators and warp over them (ridged, billow, \
      turbulence and marble fold the noise with |n| or sin and have none)";
 
 /// A lattice noise (`Perlin` or `Value`, which share these builder

@@ -497,7 +497,7 @@ fn bad_arguments_exit_2_with_a_message_and_write_nothing() {
         ("render --frequency -0.5", "greater than 0"),
         ("render --frequency 1/0", "finite"),
         ("render --palette rainbow", "rainbow"),
-        ("render --source simplex", "simplex"),
+        ("render --source cellular", "cellular"),
         ("render --octaves 0", "octaves"),
         ("render --octaves 33", "octaves"),
         ("render --lacunarity NaN", "lacunarity"),

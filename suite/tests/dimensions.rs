@@ -15,7 +15,7 @@ use noisefield::{
 /// Under an emulator (CI's aarch64 and AVX-512 runs of the `arch` binary:
 /// `NOISEFIELD_EMULATED`) the sweeps take fewer dimensions and points; the
 /// native run has them all.
-fn emulated() -> bool {
+pub(crate) fn emulated() -> bool {
     std::env::var_os("NOISEFIELD_EMULATED").is_some()
 }
 
@@ -101,7 +101,7 @@ fn oracle(seed: u64, gradient: bool, p: &[f32]) -> f32 {
 /// index)`, so the streams of different axes are independent (streams of
 /// one linear congruential generator from different seeds are not: their
 /// differences are multiples of one another, and the points lie on planes).
-fn stream(n: usize, id: u64, span: f32) -> Vec<f32> {
+pub(crate) fn stream(n: usize, id: u64, span: f32) -> Vec<f32> {
     let base = id.wrapping_mul(0xD1B5_4A32_D192_ED03);
     (0..n as u64)
         .map(|i| {
@@ -120,17 +120,17 @@ fn points(dims: usize, n: usize, span: f32) -> Vec<Vec<f32>> {
         .collect()
 }
 
-fn slices<T>(c: &[Vec<T>]) -> Vec<&[T]> {
+pub(crate) fn slices<T>(c: &[Vec<T>]) -> Vec<&[T]> {
     c.iter().map(Vec::as_slice).collect()
 }
 
-fn fill_dyn(s: &DynSource, c: &[Vec<f32>]) -> Vec<f32> {
+pub(crate) fn fill_dyn(s: &DynSource, c: &[Vec<f32>]) -> Vec<f32> {
     let mut out = vec![f32::from_bits(0x7fc0_dead); c[0].len()];
     s.fill_dyn(&slices(c), &mut out).unwrap();
     out
 }
 
-fn bits(v: &[f32]) -> Vec<u32> {
+pub(crate) fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|v| v.to_bits()).collect()
 }
 

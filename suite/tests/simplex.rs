@@ -6,15 +6,9 @@
 //! and recipes over it, and the typed errors (periods, dimensions).
 
 use crate::common::{adversarial, levels};
-use crate::dimensions::{corner_hash, seed_key};
+use crate::dimensions::{bits, corner_hash, emulated, fill_dyn, seed_key, slices, stream};
 use noisefield::prelude::*;
 use noisefield::{DynSource, Error, Fbm, Grid, Level, MAX_SIMPLEX_DIMENSIONS, Recipe, Simplex};
-
-/// Under an emulator (CI's aarch64 and AVX-512 runs of the `arch` binary)
-/// the sweeps take fewer points.
-fn emulated() -> bool {
-    std::env::var_os("NOISEFIELD_EMULATED").is_some()
-}
 
 // ------------------------------------------------------------------ oracle
 
@@ -146,41 +140,10 @@ fn oracle(seed: u64, s: &Skewed) -> f32 {
     value * scale(d)
 }
 
-/// Deterministic values in `[-span, span)`: SplitMix64 of `(stream,
-/// index)`, so the streams of different axes are independent (streams of
-/// one linear congruential generator from different seeds are not: their
-/// differences are multiples of one another, and the points lie on planes).
-fn stream(n: usize, id: u64, span: f32) -> Vec<f32> {
-    let base = id.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    (0..n as u64)
-        .map(|i| {
-            let mut z = base.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * span
-        })
-        .collect()
-}
-
 fn points(dims: usize, n: usize, span: f32) -> Vec<Vec<f32>> {
     (0..dims)
         .map(|a| stream(n, a as u64 * 11 + 5, span))
         .collect()
-}
-
-fn slices<T>(c: &[Vec<T>]) -> Vec<&[T]> {
-    c.iter().map(Vec::as_slice).collect()
-}
-
-fn bits(v: &[f32]) -> Vec<u32> {
-    v.iter().map(|v| v.to_bits()).collect()
-}
-
-fn fill_dyn(s: &DynSource, c: &[Vec<f32>]) -> Vec<f32> {
-    let mut out = vec![f32::from_bits(0x7fc0_dead); c[0].len()];
-    s.fill_dyn(&slices(c), &mut out).unwrap();
-    out
 }
 
 fn fill_f64_dyn(s: &DynSource, c: &[Vec<f64>]) -> Vec<f32> {
