@@ -21,9 +21,11 @@
 //!   does (`hash` module: `key_a`, `finish`), seed key included, then mixed
 //!   once more ([`remix`]: `h ^= h >> 13; h *= 0xC2B2AE35`).
 //! - **Gradients.** 2D: one of 16 unit vectors at angles (i + ½)·22.5°,
-//!   picked by the hash's top 4 bits. 1D and 3D up: the hypercube's
-//!   diagonals (±1, …, ±1), the sign of component `a` bit `32 − D + a` of the
-//!   hash (the lattice's rule). Either way `E[g gᵀ]` is a multiple of the
+//!   picked by the hash's top 4 bits. 3D and 4D: unit vectors from tables
+//!   ([`GRAD3`]: cube edges and body diagonals; [`GRAD4`]: the tesseract's
+//!   edges) by the top 4 bits, negated by bit 27. 1D and 5D up: the
+//!   hypercube's diagonals (±1, …, ±1), the sign of component `a` bit
+//!   `32 − D + a` of the hash (the lattice's rule). Either way `E[g gᵀ]` is a multiple of the
 //!   identity, and the simplex lattice's symmetry does the rest: the noise
 //!   is isotropic to second order.
 //! - **Falloff.** `t = max(0, ½ − |d|²)` (½ is every simplex's altitude
@@ -86,8 +88,71 @@ const GRAD2_Y: [f32; 16] = [
     -0.195_090_32,
 ];
 
+/// `1/√2` and `1/√3` in `f32`: the unit edge and body-diagonal components.
+const EDGE: f32 = std::f32::consts::FRAC_1_SQRT_2;
+const BODY: f32 = 0.577_350_26;
+
+/// The 3D gradients by the hash's top 4 bits (bit 27 negates): the 6 edge
+/// directions of the cube twice (entries 0–11: (1,1,0), (1,−1,0), (1,0,1),
+/// (1,0,−1), (0,1,1), (0,1,−1)) and the 4 body diagonals (12–15: (1,1,1),
+/// (1,1,−1), (1,−1,1), (−1,1,1)), all of unit length. Their second moments
+/// are a multiple of the identity, and seen in an xy slice they point
+/// along the axes as well as the diagonals (the diagonals alone made a
+/// slice's blobs pair up along the diagonals).
+const GRAD3: [[f32; 16]; 3] = {
+    const E: [[f32; 3]; 6] = [
+        [1., 1., 0.],
+        [1., -1., 0.],
+        [1., 0., 1.],
+        [1., 0., -1.],
+        [0., 1., 1.],
+        [0., 1., -1.],
+    ];
+    const B: [[f32; 3]; 4] = [[1., 1., 1.], [1., 1., -1.], [1., -1., 1.], [-1., 1., 1.]];
+    let mut t = [[0.0f32; 16]; 3];
+    let mut i = 0;
+    while i < 16 {
+        let mut a = 0;
+        while a < 3 {
+            t[a][i] = if i < 12 {
+                E[i % 6][a] * EDGE
+            } else {
+                B[i - 12][a] * BODY
+            };
+            a += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The 4D gradients by the hash's top 4 bits (bit 27 negates): the 32
+/// edges of the tesseract, `(0, ±1, ±1, ±1)` and its permutations, of unit
+/// length. Entry `i`: axis `i >> 2` is 0; of the other three in order, the
+/// first is negative where bit 0 of `i` is set, the second where bit 1 is,
+/// the third positive.
+const GRAD4: [[f32; 16]; 4] = {
+    let mut t = [[0.0f32; 16]; 4];
+    let mut i = 0;
+    while i < 16 {
+        let zero = i >> 2;
+        let mut k = 0;
+        let mut a = 0;
+        while a < 4 {
+            if a != zero {
+                let negative = k < 2 && (i >> k) & 1 == 1;
+                t[a][i] = if negative { -BODY } else { BODY };
+                k += 1;
+            }
+            a += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The largest `Σ t⁴·|g·d|` over a simplex with every gradient aligned
-/// (`|g|`: 1 in 2D, `√D` for the diagonals), for 1D to 7D, found by search
+/// (`|g|`: 1 in 2D to 4D, `√D` for the diagonals), for 1D to 7D, found by search
 /// (the maximum lies on the simplex's main diagonal, `f_a` all equal; a
 /// search over the whole simplex finds no larger). From 8D on one corner
 /// alone gives it: `(4/9)⁴·√(D/18)`, at distance `√(1/18)` along the
@@ -95,8 +160,8 @@ const GRAD2_Y: [f32; 16] = [
 const ENVELOPE: [f64; 7] = [
     0.013_983_312_811_550_375,
     0.010_080_204_702_811_43,
-    0.016_089_128_941_594_01,
-    0.018_421_663_812_737_795,
+    0.009_289_062_925_455_898,
+    0.009_210_831_906_368_898,
     0.020_569_205_712_531_25,
     0.022_527_853_504_479_403,
     0.024_332_295_566_490_136,
@@ -403,6 +468,18 @@ fn corners<S: Simd, const GRAD: bool>(
             if d == 2 {
                 gradient[0] = s.top16(&GRAD2_X, h);
                 gradient[1] = s.top16(&GRAD2_Y, h);
+            } else if d == 3 || d == 4 {
+                // The table's entry by the top 4 bits, negated by bit 27
+                // (the hash doubled 4 times).
+                let mut sign = s.opaque_up(h);
+                for _ in 0..4 {
+                    sign = s.add_u32(sign, sign);
+                }
+                let sign = s.top2([one, minus_one], sign);
+                let table: &[[f32; 16]] = if d == 3 { &GRAD3 } else { &GRAD4 };
+                for (g, t) in gradient.iter_mut().zip(table) {
+                    *g = s.top16(t, h) * sign;
+                }
             } else {
                 // Axis a's sign is bit 32 − d + a: the hash doubled d − 1 − a
                 // times puts it at the top.

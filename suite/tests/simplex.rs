@@ -19,13 +19,14 @@ fn factors(d: usize) -> (f64, f64) {
 }
 
 /// The documented normalisation: `1 / (envelope · (1 + 10⁻⁶))`, the
-/// envelope searched for 1D to 7D and `(4/9)⁴·√(D/18)` from 8D on.
+/// envelope searched for 1D to 7D (unit gradients in 2D to 4D) and
+/// `(4/9)⁴·√(D/18)` from 8D on.
 fn scale(d: usize) -> f32 {
     const SEARCHED: [f64; 7] = [
         0.013_983_312_811_550_375,
         0.010_080_204_702_811_43,
-        0.016_089_128_941_594_01,
-        0.018_421_663_812_737_795,
+        0.009_289_062_925_455_898,
+        0.009_210_831_906_368_898,
         0.020_569_205_712_531_25,
         0.022_527_853_504_479_403,
         0.024_332_295_566_490_136,
@@ -84,12 +85,56 @@ fn skew_f64(p: &[f64]) -> Skewed {
 }
 
 /// The gradient of a corner with hash `h` in `d` dimensions: 2D one of 16
-/// unit vectors at (i + ½)·22.5°, i the top 4 bits; otherwise component
-/// `a` is −1 where bit `32 − d + a` is set, else 1.
+/// unit vectors at (i + ½)·22.5°, i the top 4 bits; 3D and 4D the unit
+/// vector of entry i (the top 4 bits) times −1 where bit 27 is set (3D:
+/// the cube's 6 edge directions twice, then its 4 body diagonals; 4D: axis
+/// `i >> 2` zero, the other three ±1 with the first two negative by bits 0
+/// and 1 of i); otherwise component `a` is −1 where bit `32 − d + a` is
+/// set, else 1.
 fn gradient(h: u32, d: usize) -> Vec<f32> {
     if d == 2 {
         let angle = ((h >> 28) as f64 + 0.5) * std::f64::consts::PI / 8.0;
         return vec![angle.cos() as f32, angle.sin() as f32];
+    }
+    if d == 3 || d == 4 {
+        let i = (h >> 28) as usize;
+        let sign = if h >> 27 & 1 == 1 { -1.0f32 } else { 1.0 };
+        let direction: Vec<f64> = if d == 3 {
+            let edges = [
+                [1., 1., 0.],
+                [1., -1., 0.],
+                [1., 0., 1.],
+                [1., 0., -1.],
+                [0., 1., 1.],
+                [0., 1., -1.],
+            ];
+            let bodies = [[1., 1., 1.], [1., 1., -1.], [1., -1., 1.], [-1., 1., 1.]];
+            if i < 12 {
+                edges[i % 6].to_vec()
+            } else {
+                bodies[i - 12].to_vec()
+            }
+        } else {
+            let mut k = 0;
+            (0..4)
+                .map(|a| {
+                    if a == i >> 2 {
+                        return 0.0;
+                    }
+                    k += 1;
+                    if k <= 2 && i >> (k - 1) & 1 == 1 {
+                        -1.0
+                    } else {
+                        1.0
+                    }
+                })
+                .collect()
+        };
+        let length = direction.iter().map(|c| c * c).sum::<f64>().sqrt();
+        return direction
+            .iter()
+            .map(|c| (c / length) as f32 * sign)
+            .collect();
     }
     (0..d)
         .map(|a| {
