@@ -39,8 +39,11 @@ pub(crate) const AXES: [&str; crate::MAX_DIMENSIONS] = [
     "axis 27", "axis 28", "axis 29", "axis 30", "axis 31",
 ];
 
-/// A grid with its dimension a value (5 and up reach the fields this
-/// way): the same sample positions as the [`Grid`] it was made from.
+/// A grid with its dimension a value: 1 to [`crate::MAX_DIMENSIONS`] axes,
+/// the same sample positions, windows and layout as the [`Grid`] of that
+/// many axes. What [`crate::DynSource::fill_grid_dyn`] takes (the command
+/// line and Python reach any dimension this way).
+#[derive(Debug, Clone, PartialEq)]
 pub struct GridNd {
     origin: Vec<f64>,
     step: Vec<f64>,
@@ -48,9 +51,8 @@ pub struct GridNd {
     offset: Vec<usize>,
 }
 
-impl GridNd {
-    /// `grid` with its dimension as a value.
-    pub(crate) fn of<const D: usize>(grid: &Grid<D>) -> GridNd {
+impl<const D: usize> From<&Grid<D>> for GridNd {
+    fn from(grid: &Grid<D>) -> GridNd {
         GridNd {
             origin: grid.origin.to_vec(),
             step: grid.step.to_vec(),
@@ -58,27 +60,101 @@ impl GridNd {
             offset: grid.offset.to_vec(),
         }
     }
+}
+
+impl GridNd {
+    /// [`Grid::new`] with one value per axis in each slice: `size.len()`
+    /// axes, [`Error::InvalidDimension`] for none or more than
+    /// [`crate::MAX_DIMENSIONS`], [`Error::InvalidParameter`] (`"origin"`,
+    /// `"step"`) for slices of other lengths. The rest is checked by a fill
+    /// (as [`Grid::check`]).
+    pub fn new(origin: &[f64], step: &[f64], size: &[usize]) -> Result<GridNd, Error> {
+        let dims = size.len();
+        if !(1..=crate::MAX_DIMENSIONS).contains(&dims) {
+            return Err(Error::InvalidDimension(dims));
+        }
+        same_length(dims, [("origin", origin.len()), ("step", step.len())])?;
+        Ok(GridNd {
+            origin: origin.to_vec(),
+            step: step.to_vec(),
+            size: size.to_vec(),
+            offset: vec![0; dims],
+        })
+    }
+
+    /// [`Grid::window`]: the sub-block of `size` samples from local sample
+    /// `offset` (one value per axis each), keeping the global positions.
+    pub fn window(&self, offset: &[usize], size: &[usize]) -> Result<GridNd, Error> {
+        same_length(
+            self.dims(),
+            [("offset", offset.len()), ("size", size.len())],
+        )?;
+        for axis in 0..self.dims() {
+            let fits = offset[axis]
+                .checked_add(size[axis])
+                .is_some_and(|end| end <= self.size[axis]);
+            if !fits {
+                return Err(Error::WindowOutOfBounds {
+                    axis,
+                    offset: offset[axis],
+                    size: size[axis],
+                    parent: self.size[axis],
+                });
+            }
+        }
+        Ok(GridNd {
+            offset: self.offset.iter().zip(offset).map(|(a, b)| a + b).collect(),
+            size: size.to_vec(),
+            ..self.clone()
+        })
+    }
 
     /// The number of axes.
-    pub(crate) fn dims(&self) -> usize {
+    pub fn dims(&self) -> usize {
         self.size.len()
     }
 
-    /// Samples on each axis.
-    pub(crate) fn size(&self) -> &[usize] {
+    /// Samples on each axis (of this window).
+    pub fn size(&self) -> &[usize] {
         &self.size
     }
 
+    /// Global index of this window's first sample on each axis.
+    pub fn offset(&self) -> &[usize] {
+        &self.offset
+    }
+
     /// [`Grid::coord`].
-    pub(crate) fn coord(&self, axis: usize, index: usize) -> f64 {
+    pub fn coord(&self, axis: usize, index: usize) -> f64 {
         self.origin[axis] + (self.offset[axis] + index) as f64 * self.step[axis]
     }
 
     /// [`Grid::check`].
-    pub(crate) fn check(&self) -> Result<usize, Error> {
+    pub fn check(&self) -> Result<usize, Error> {
         check(&self.origin, &self.step, &self.size, &|a, i| {
             self.coord(a, i)
         })
+    }
+
+    /// This grid as a [`Grid`] of `D` axes (`D == self.dims()`).
+    pub(crate) fn typed<const D: usize>(&self) -> Grid<D> {
+        Grid {
+            origin: std::array::from_fn(|a| self.origin[a]),
+            step: std::array::from_fn(|a| self.step[a]),
+            size: std::array::from_fn(|a| self.size[a]),
+            offset: std::array::from_fn(|a| self.offset[a]),
+        }
+    }
+}
+
+/// `Err(InvalidParameter)` for the first slice whose length is not `dims`.
+fn same_length<const N: usize>(dims: usize, lens: [(&'static str, usize); N]) -> Result<(), Error> {
+    match lens.iter().find(|(_, len)| *len != dims) {
+        Some(&(name, found)) => Err(Error::InvalidParameter {
+            name,
+            reason: format!("{found} values for a grid of {dims} axes; give one per axis"),
+        }),
+        None => Ok(()),
     }
 }
 

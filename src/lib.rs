@@ -164,7 +164,7 @@ pub use kernel::{MAX_LATTICE_DIMENSIONS, MAX_SIMPLEX_DIMENSIONS};
 /// more than it computes answers [`Error::InvalidDimension`].
 pub const MAX_DIMENSIONS: usize = 32;
 pub use fade::Fade;
-pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4};
+pub use grid::{Grid, Grid1, Grid2, Grid3, Grid4, GridNd};
 pub use hash_mode::{HashMode, ParseHashModeError};
 pub use level::{Level, ParseLevelError};
 pub use source::{Differentiable, Source};

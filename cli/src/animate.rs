@@ -4,21 +4,24 @@
 //! `--time-step`. With `--loop` the source is periodic along z with a
 //! period of `P = round(frames · time step)` cells (at least 1), and the time
 //! step becomes `P / frames`: frame `frames` would be frame 0 again, so the
-//! GIF loops without a jump. Every frame uses one global 256-colour palette
+//! GIF loops without a jump. An `--origin` of more than 3 coordinates makes
+//! the noise N-dimensional: `--axes A,B,T` names the noise axes of the
+//! frame's x and y and of time (the render's slice, `field::Embedded`), and
+//! `--loop` makes axis `T` periodic. Every frame uses one global 256-colour palette
 //! (the palette at `t = i / 255`), so colours do not flicker between frames.
 //!
 //! Frames are computed and compressed band by band ([`GifStream`]): memory
 //! stays a band's, whatever the frame size.
 
 use crate::Failure;
-use crate::args::AnimateArgs;
-use crate::field::{SampleGrid, SampledField};
+use crate::args::{AnimateArgs, Axes};
+use crate::field::{Embedded, SampleGrid, SampledField};
 use crate::gif_stream::GifStream;
 use crate::output::Output;
 use crate::palette::{Palette, Scale};
 use crate::progress::Progress;
 use crate::source;
-use noisefield::Grid3;
+use noisefield::{Grid3, MAX_LATTICE_DIMENSIONS};
 
 /// Lattice cells per pixel unless `--frequency` is given: 1/64, so a
 /// 256-pixel frame spans 4 cells.
@@ -40,10 +43,44 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
         )));
     }
     let frames = args.frames as usize;
-    let origin = args.origin.clone().map_or(vec![0.0; 3], |c| c.0);
-    let &[x0, y0, z0] = origin.as_slice() else {
-        return Err(Failure::usage("animate --origin takes X,Y,Z"));
+    let full = args.origin.clone().map_or(vec![0.0; 3], |c| c.0);
+    if full.len() < 3 {
+        return Err(Failure::usage(
+            "animate --origin takes X,Y,Z (or more coordinates, for noise of more dimensions)",
+        ));
+    }
+    let axes = match &args.axes {
+        None => vec![0, 1, 2],
+        Some(_) if full.len() == 3 => {
+            return Err(Failure::usage(
+                "--axes picks the axes of a noise of more than 3 dimensions: give --origin \
+                 with one coordinate per noise axis",
+            ));
+        }
+        Some(Axes(axes)) if axes.len() != 3 => {
+            return Err(Failure::usage(format!(
+                "animate --axes takes A,B,T (the frame's x and y, then time), not {} axes",
+                axes.len()
+            )));
+        }
+        Some(Axes(axes)) => axes.clone(),
     };
+    if let Some(&a) = axes.iter().find(|&&a| a >= full.len()) {
+        return Err(Failure::usage(format!(
+            "--axes names axis {a} but --origin has {} coordinates (axes 0 to {})",
+            full.len(),
+            full.len() - 1
+        )));
+    }
+    let time_axis = axes[2];
+    if args.looped && time_axis >= MAX_LATTICE_DIMENSIONS {
+        return Err(Failure::usage(format!(
+            "--loop on axis {time_axis}: periodic noise has at most {MAX_LATTICE_DIMENSIONS} \
+             axes (0 to {})",
+            MAX_LATTICE_DIMENSIONS - 1
+        )));
+    }
+    let [x0, y0, z0] = [0, 1, 2].map(|k| full[axes[k]]);
     let (time_step, period) = match args.looped {
         false => (args.time_step, None),
         true => {
@@ -53,11 +90,16 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
             let cells = cells as u32;
             (
                 f64::from(cells) / frames as f64,
-                Some([u32::MAX, u32::MAX, cells, u32::MAX]),
+                Some(std::array::from_fn(|a| {
+                    if a == time_axis { cells } else { u32::MAX }
+                })),
             )
         }
     };
-    let source = source::build(&args.source, period)?;
+    let mut source = source::build(&args.source, period)?;
+    if full.len() > 3 {
+        source = Embedded::source(source, full, axes)?;
+    }
     let target = crate::output::Target::check(&args.output)?;
     crate::output::check_name(&args.output, &target, "animate", "a GIF", &["gif"])?;
     let f = args.frequency.unwrap_or(DEFAULT_FREQUENCY);
@@ -95,7 +137,11 @@ pub fn run(args: AnimateArgs) -> Result<(), Failure> {
     file.commit()?;
     drop(progress);
     let looped = match period {
-        Some([_, _, cells, _]) => format!(", loops every {cells} cells of z"),
+        Some(period) if time_axis == 2 => format!(", loops every {} cells of z", period[2]),
+        Some(period) => format!(
+            ", loops every {} cells of axis {time_axis}",
+            period[time_axis]
+        ),
         None => String::new(),
     };
     let (lo, hi) = scale.range();

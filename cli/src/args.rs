@@ -227,9 +227,16 @@ pub struct AnimateArgs {
     #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u16).range(1..=100))]
     pub fps: u16,
 
-    /// Noise coordinates of the first sample of the first frame, X,Y,Z.
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_coords, value_name = "X,Y,Z")]
+    /// Noise coordinates of the first sample of the first frame, X,Y,Z; more
+    /// coordinates (up to 32) make the noise N-dimensional, and --axes picks
+    /// the frame's axes and time's.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_coords, value_name = "X,Y,Z[,…]")]
     pub origin: Option<Coords>,
+
+    /// With an --origin of more than 3 coordinates: the noise axes (numbered
+    /// from 0) that the frame's x and y and time run along [default: 0,1,2].
+    #[arg(long, value_parser = parse_axes, value_name = "A,B,T")]
+    pub axes: Option<Axes>,
 
     /// Lattice cells per pixel [default: 1/64].
     #[arg(long, value_parser = parse_frequency)]

@@ -33,7 +33,7 @@ use crate::output::Band;
 use crate::progress::Progress;
 use crate::source;
 use noisefield::prelude::*;
-use noisefield::{Custom, CustomNoise, DynSource, Grid2, Grid3};
+use noisefield::{Custom, CustomNoise, DynSource, Grid2, Grid3, MAX_LATTICE_DIMENSIONS};
 use std::ops::Range;
 
 /// Samples per band: 2^20 (4 MiB of f32), 16 rayon tiles of the library.
@@ -63,7 +63,11 @@ pub struct Embedded {
 impl Embedded {
     /// `noise` in `origin.len()` dimensions on `axes`, as a source, or a
     /// usage error if the noise does not compute that many dimensions.
-    fn source(noise: DynSource, origin: Vec<f64>, axes: Vec<usize>) -> Result<DynSource, Failure> {
+    pub fn source(
+        noise: DynSource,
+        origin: Vec<f64>,
+        axes: Vec<usize>,
+    ) -> Result<DynSource, Failure> {
         let probe: Vec<f32> = vec![0.0; origin.len()];
         noise.noise_dyn(&probe).map_err(|e| {
             Failure::usage(format!("--origin has {} coordinates: {e}", origin.len()))
@@ -165,12 +169,6 @@ impl SampledField {
                 full.len() - 1
             )));
         }
-        if full.len() > dims && args.period.is_some() {
-            return Err(Failure::usage(
-                "--period with an --origin of more coordinates than --size has axes \
-                 is not supported: give --frequency",
-            ));
-        }
         let origin: Vec<f64> = axes.iter().map(|&a| full[a]).collect();
         // With a period, the field spans exactly `period` cells on each axis.
         let (step, period) = match &args.period {
@@ -189,8 +187,19 @@ impl SampledField {
                 let step = (0..dims)
                     .map(|a| f64::from(cells(a)) / size[a] as f64)
                     .collect();
-                // Axes beyond `dims` are not used by a `dims`-D field.
-                let period = std::array::from_fn(|a| if a < dims { cells(a) } else { u32::MAX });
+                // The noise repeats along the axes the field spans (the
+                // others, held at the origin, are left unperiodic).
+                let mut period = [u32::MAX; MAX_LATTICE_DIMENSIONS];
+                for (a, &axis) in axes.iter().enumerate() {
+                    let Some(slot) = period.get_mut(axis) else {
+                        return Err(Failure::usage(format!(
+                            "--period on axis {axis}: periodic noise has at most \
+                             {MAX_LATTICE_DIMENSIONS} axes (0 to {})",
+                            MAX_LATTICE_DIMENSIONS - 1
+                        )));
+                    };
+                    *slot = cells(a);
+                }
                 (step, Some(period))
             }
         };

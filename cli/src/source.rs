@@ -11,7 +11,8 @@ use crate::Failure;
 use crate::args::SourceArgs;
 use noisefield::prelude::*;
 use noisefield::{
-    Billow, DynSource, Error, Fbm, Grid, Marble, Perlin, RecipeDefaults, Ridged, Turbulence, Value,
+    Billow, DynSource, Error, Fbm, Grid, MAX_LATTICE_DIMENSIONS, Marble, Perlin, RecipeDefaults,
+    Ridged, Turbulence, Value,
 };
 
 /// The plain `--source` names.
@@ -105,11 +106,15 @@ macro_rules! octaves {
 }
 
 /// The source `args` describe (`default` when `--source` is not given),
-/// periodic with `period` (x, y, z, w lattice cells) when given.
+/// periodic with `period` (lattice cells per axis, `u32::MAX` on an
+/// unperiodic one) when given.
 ///
 /// Fractal options with a single-octave source, an unsupported `--level`,
 /// or bad fractal parameters are usage errors.
-pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<DynSource, Failure> {
+pub fn build(
+    args: &SourceArgs,
+    period: Option<[u32; MAX_LATTICE_DIMENSIONS]>,
+) -> Result<DynSource, Failure> {
     let Some(kind) = SourceKind::from_name(&args.source.to_string()) else {
         return build_graph(args, period);
     };
@@ -178,7 +183,10 @@ pub fn build(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<DynSource, F
 /// A recipe other than a plain name: a run-time graph, the source options
 /// filling in what it leaves out (`--seed` the seed of every lattice without
 /// `seed=`, `--octaves` the octaves of every fractal without `octaves=`, ...).
-fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<DynSource, Failure> {
+fn build_graph(
+    args: &SourceArgs,
+    period: Option<[u32; MAX_LATTICE_DIMENSIONS]>,
+) -> Result<DynSource, Failure> {
     let recipe = &args.source;
     let fractals = ["fbm", "ridged", "billow", "turbulence", "marble"];
     let fractal_options = [
@@ -205,10 +213,20 @@ fn build_graph(args: &SourceArgs, period: Option<[u32; 4]>) -> Result<DynSource,
             shortened(recipe)
         )));
     }
+    // A recipe's defaults hold the x, y, z and w periods; past them a
+    // period is the recipe's own `period=[…]`.
+    if let Some(p) = period
+        && let Some(axis) = (4..p.len()).find(|&a| p[a] != u32::MAX)
+    {
+        return Err(Failure::usage(format!(
+            "--period on axis {axis} with a recipe: give the periods in the recipe \
+             (perlin(period=[…]) lists one per axis, x first)"
+        )));
+    }
     let defaults = RecipeDefaults {
         seed: args.seed,
         hash: args.hash,
-        period,
+        period: period.map(|p| [p[0], p[1], p[2], p[3]]),
         octaves: args.octaves,
         lacunarity: args.lacunarity,
         persistence: args.persistence,

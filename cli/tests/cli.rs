@@ -1855,7 +1855,14 @@ fn more_origin_coordinates_render_a_slice_of_higher_dimensional_noise() {
         ("--axes 0,1", "--axes"),
         ("--origin 1,2,3 --axes 0,3", "axis 3"),
         ("--origin 1,2,3 --axes 0,0", "twice"),
-        ("--origin 1,2,3,4,5 --period 4", "--period"),
+        (
+            "--origin 1,2,3,4,5 --axes 3,4 --period 4 --source fbm(perlin)",
+            "--period on axis 4 with a recipe",
+        ),
+        (
+            "--origin 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 --axes 0,16 --period 4",
+            "axis 16",
+        ),
         (
             "--source simplex --period 8",
             "simplex noise cannot be periodic",
@@ -1871,5 +1878,78 @@ fn more_origin_coordinates_render_a_slice_of_higher_dimensional_noise() {
         assert_eq!(out.status.code(), Some(2), "{all}: {stderr}");
         assert!(stderr.contains(says), "{all}: {stderr}");
         assert!(!dir.path().join("never.png").exists(), "{all}");
+    }
+}
+
+/// `--period` on a slice of higher-dimensional noise makes the spanned
+/// axes periodic (the library's `with_period` on those axes, bit for bit),
+/// and `animate --axes A,B,T --loop` loops along time's axis: the same
+/// animation one period further along it is the same file.
+#[test]
+fn slices_of_higher_dimensional_noise_tile_and_loop_along_their_axes() {
+    let dir = temp_dir();
+    let (w, h) = (16usize, 8usize);
+    let render = |origin: &str, out: &str| {
+        let args = format!(
+            "render --source perlin --seed 4 --size {w}x{h} --origin {origin} --axes 3,4 \
+             --period 4,2 -o {out}"
+        );
+        ok_in(dir.path(), &words(&args));
+        fs::read(dir.path().join(out)).unwrap()
+    };
+    let bytes = render("0.5,-1.25,3,4.5,5", "a.npy");
+    // One period further along both spanned axes: the same picture.
+    assert_eq!(render("0.5,-1.25,3,8.5,3", "b.npy"), bytes);
+    let p = Perlin::new(4)
+        .with_period([u32::MAX, u32::MAX, u32::MAX, 4, 2])
+        .unwrap();
+    let n = w * h;
+    let mut coords: Vec<Vec<f64>> = [0.5, -1.25, 3.0, 4.5, 5.0]
+        .iter()
+        .map(|&c| vec![c; n])
+        .collect();
+    coords[3] = (0..n)
+        .map(|i| 4.5 + (i % w) as f64 * (4.0 / w as f64))
+        .collect();
+    coords[4] = (0..n)
+        .map(|i| 5.0 + (i / w) as f64 * (2.0 / h as f64))
+        .collect();
+    let slices: Vec<&[f64]> = coords.iter().map(Vec::as_slice).collect();
+    let mut want = vec![0.0f32; n];
+    DynSource::new(p).fill_f64_dyn(&slices, &mut want).unwrap();
+    assert_same_bits(&floats(split_npy(&bytes).1), &want);
+
+    let animate = |origin: &str, looped: &str, out: &str| {
+        let args = format!(
+            "animate --size 12x10 --frames 6 --time-step 0.5 {looped} --range -1..1 \
+             --origin {origin} --axes 2,0,4 -o {out}"
+        );
+        let said = ok_in(dir.path(), &words(&args));
+        (fs::read(dir.path().join(out)).unwrap(), said)
+    };
+    let (looped, said) = animate("0.3,0.7,0.1,2,0.25", "--loop", "a.gif");
+    assert!(said.contains("loops every 3 cells of axis 4"), "{said}");
+    assert_eq!(animate("0.3,0.7,0.1,2,3.25", "--loop", "b.gif").0, looped);
+    // Without --loop, time's axis is not periodic, and it is axis 4: the
+    // frames differ where the origin moves along it, not along axis 3.
+    let (plain, _) = animate("0.3,0.7,0.1,2,0.25", "", "c.gif");
+    assert_ne!(animate("0.3,0.7,0.1,2,3.25", "", "d.gif").0, plain);
+    assert_ne!(animate("0.3,0.7,0.1,5,0.25", "", "e.gif").0, plain);
+    for (args, says) in [
+        ("--origin 1,2,3 --axes 0,1,2", "--axes"),
+        ("--origin 1,2,3,4 --axes 0,1", "A,B,T"),
+        ("--origin 1,2,3,4 --axes 0,1,4", "axis 4"),
+        ("--origin 1,2", "X,Y,Z"),
+        (
+            "--origin 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 --axes 0,1,16 --loop",
+            "axis 16",
+        ),
+    ] {
+        let all = format!("animate --size 8x8 --frames 2 {args} -o never.gif");
+        let out = run_in(dir.path(), &words(&all));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{all}: {stderr}");
+        assert!(stderr.contains(says), "{all}: {stderr}");
+        assert!(!dir.path().join("never.gif").exists(), "{all}");
     }
 }

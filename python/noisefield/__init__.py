@@ -256,7 +256,9 @@ class Source:
              origin: Union[float, Sequence[float]] = 0.0, window: Optional[Window] = None,
              out: Optional[np.ndarray] = None, threads: Optional[int] = None) -> np.ndarray:
         """Noise at every sample of a uniform grid: a C-ordered float32
-        array of ``shape`` (1 to 4 axes).
+        array of ``shape`` (1 to 32 axes: Perlin and Value noise compute up
+        to 16, Simplex noise 32; past 4 a sample costs its point's ``2^D``
+        corners, simplex ``D + 1``).
 
         ``shape``, ``origin`` and ``step`` are in numpy's axis order, the
         slowest axis first: for ``(H, W)``, ``origin=(y0, x0)`` and
@@ -356,7 +358,7 @@ class _Lattice(Differentiable):
         period = _period(period)
         self._params = {"seed": seed, "hash": hash, "period": period, "fade": fade,
                         "level": _level(level)}
-        self._core = _noisefield.lattice(self._kind, seed, hash, _period4(period), fade, level)
+        self._core = _noisefield.lattice(self._kind, seed, hash, _period_list(period), fade, level)
 
     @classmethod
     def reference(cls, *, fade: str = "quintic", level: Optional[str] = None):
@@ -387,8 +389,10 @@ class _Lattice(Differentiable):
 
         ``period``: lattice cells per axis, **x first** (the order of the
         point functions' coordinates, not numpy's axis order): an int for
-        every axis, or 1 to 4 values (axes not given stay unperiodic;
-        :data:`UNPERIODIC` leaves one unperiodic). ``None`` removes it."""
+        every axis, or one value per axis for as many axes as you like (1 to
+        32; axes not given stay unperiodic, :data:`UNPERIODIC` leaves one
+        unperiodic; noise in ``D`` dimensions reads the first ``D``).
+        ``None`` removes it."""
         return _rebuild(type(self), {**self._params, "period": period})
 
     def with_fade(self, fade: str):
@@ -636,27 +640,29 @@ def _rebuild(cls: type, params: dict) -> Source:
     return cls(source, **params)
 
 
+#: Periods a lattice takes: one per axis of the most dimensions it computes.
+_PERIOD_AXES = 16
+
+
 def _period(period) -> Optional[Tuple[int, ...]]:
-    """Periods as a tuple of 1 to 4 ints (x first), or None."""
+    """Periods as a tuple of 1 to 32 ints (x first; an int: every axis), or None."""
     if period is None:
         return None
     what = "periods are lattice cells from 1 to 2**32 - 1 (2**32 - 1: unperiodic)"
     if isinstance(period, numbers.Integral) and not isinstance(period, bool):
         # 0 is passed on: the library names the axis in its message.
-        return (_int_in("period", period, 0, UNPERIODIC, what),) * 4
+        return (_int_in("period", period, 0, UNPERIODIC, what),) * _PERIOD_AXES
     try:
         values = tuple(period)
     except TypeError:
-        raise TypeError(f"period must be an int or a sequence of 1 to 4 ints, not {type(period).__name__}") from None
-    if not 1 <= len(values) <= 4:
-        raise ValueError(f"period has {len(values)} values; give 1 to 4 (x first)")
+        raise TypeError(f"period must be an int or a sequence of 1 to 32 ints, not {type(period).__name__}") from None
+    if not 1 <= len(values) <= 32:
+        raise ValueError(f"period has {len(values)} values; give 1 to 32 (x first)")
     return tuple(_int_in("period", p, 0, UNPERIODIC, what) for p in values)
 
 
-def _period4(period: Optional[Tuple[int, ...]]) -> Optional[list]:
-    if period is None:
-        return None
-    return list(period) + [UNPERIODIC] * (4 - len(period))
+def _period_list(period: Optional[Tuple[int, ...]]) -> Optional[list]:
+    return None if period is None else list(period)
 
 
 def _coordinates(coords: tuple, dtype=None):
@@ -708,9 +714,9 @@ def _shape(shape) -> Tuple[int, ...]:
     try:
         shape = tuple(shape)
     except TypeError:
-        raise TypeError(f"shape must be a tuple of 1 to 4 ints, not {type(shape).__name__}") from None
-    if not 1 <= len(shape) <= 4:
-        raise ValueError(f"grid shape {shape} has {len(shape)} axes; noisefield grids have 1 to 4")
+        raise TypeError(f"shape must be a tuple of 1 to 32 ints, not {type(shape).__name__}") from None
+    if not 1 <= len(shape) <= 32:
+        raise ValueError(f"grid shape {shape} has {len(shape)} axes; noisefield grids have 1 to 32")
     return tuple(_int_in("shape", n, 0, 2**63 - 1, f"grid shape {shape} has a negative or huge size")
                  for n in shape)
 

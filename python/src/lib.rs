@@ -17,8 +17,8 @@
 //!     GIL released; on the rayon pool in pieces of CHUNK points unless threads == 1,
 //!     else in blocks of POINT_BLOCK points
 //! Core.fill_grid(shape, origin, step, offset, size, out, threads):
-//!     numpy axis order in, the library's x-first Grid out; the block `offset, size` of it
-//!     as Grid::window (global sample indices), filled in windows of at most
+//!     numpy axis order in, the library's x-first GridNd out (any number of axes); the block
+//!     `offset, size` of it as GridNd::window (global sample indices), filled in windows of at most
 //!     WINDOW samples per axis and BLOCK_TIME of work, each contiguous in `out`
 //! ```
 //!
@@ -38,7 +38,7 @@
 
 use noisefield::prelude::*;
 use noisefield::{
-    Billow, DynSource, EXCERPT_CHARS, Error, Fade, Fbm, Grid, HashMode, Level, MAX_DIMENSIONS,
+    Billow, DynSource, EXCERPT_CHARS, Error, Fade, Fbm, GridNd, HashMode, Level, MAX_DIMENSIONS,
     MAX_LATTICE_DIMENSIONS, Marble, Perlin, Recipe, RecipeError, Ridged, Simplex, Turbulence,
     Value,
 };
@@ -398,31 +398,32 @@ fn fill_points<T: Coordinate>(
 }
 
 /// The grid of `shape`, `origin`, `step` (numpy axis order, slowest axis
-/// first) as the library's x-first [`Grid`], and its window at `offset` of
-/// `size` (numpy order too), checked.
-fn grid_window<const D: usize>(
+/// first) as the library's x-first [`GridNd`], and its window at `offset`
+/// of `size` (numpy order too), checked.
+fn grid_window(
     shape: &[usize],
     origin: &[f64],
     step: &[f64],
     offset: &[usize],
     size: &[usize],
-) -> PyResult<Grid<D>> {
-    let x_first = |v: &[usize]| -> [usize; D] { std::array::from_fn(|a| v[D - 1 - a]) };
-    let x_first_f = |v: &[f64]| -> [f64; D] { std::array::from_fn(|a| v[D - 1 - a]) };
-    let whole = Grid::new(x_first_f(origin), x_first_f(step), x_first(shape));
+) -> PyResult<GridNd> {
+    let x_first = |v: &[usize]| -> Vec<usize> { v.iter().rev().copied().collect() };
+    let x_first_f = |v: &[f64]| -> Vec<f64> { v.iter().rev().copied().collect() };
+    let whole =
+        GridNd::new(&x_first_f(origin), &x_first_f(step), &x_first(shape)).map_err(value_error)?;
     whole.check().map_err(value_error)?;
     let window = whole
-        .window(x_first(offset), x_first(size))
+        .window(&x_first(offset), &x_first(size))
         .map_err(value_error)?;
     window.check().map_err(value_error)?;
     Ok(window)
 }
 
 /// A window of a grid, `(offset, size)` with x first.
-type Window<const D: usize> = ([usize; D], [usize; D]);
+type Window = (Vec<usize>, Vec<usize>);
 
 /// The sample count of a window size (known to fit: the grid was checked).
-fn samples<const D: usize>(size: &[usize; D]) -> usize {
+fn samples(size: &[usize]) -> usize {
     size.iter().product()
 }
 
@@ -432,32 +433,34 @@ fn samples<const D: usize>(size: &[usize; D]) -> usize {
 /// rows allow, at most `target` samples (at least one). Axes below `cut`
 /// are whole (at most `target` samples together), `cut` is cut in a piece,
 /// and the axes above it are one sample each.
-fn next_window<const D: usize>(size: [usize; D], at: [usize; D], target: usize) -> Window<D> {
+fn next_window(size: &[usize], at: &[usize], target: usize) -> Window {
+    let d = size.len();
     let (mut cut, mut inner) = (0, 1usize);
     // `inner * size[cut]` is at most `target * WINDOW`: no overflow.
-    while cut + 1 < D && at[cut] == 0 && size[cut] <= WINDOW && inner * size[cut] <= target {
+    while cut + 1 < d && at[cut] == 0 && size[cut] <= WINDOW && inner * size[cut] <= target {
         inner *= size[cut];
         cut += 1;
     }
-    let mut window = size;
+    let mut window = size.to_vec();
     window[cut] = (target / inner).clamp(1, WINDOW).min(size[cut] - at[cut]);
     window[cut + 1..].fill(1);
-    (at, window)
+    (at.to_vec(), window)
 }
 
 /// The sample after the window `(offset, size)` of [`next_window`] in
 /// output order, `None` past the end of a grid of `grid_size`.
-fn after<const D: usize>(grid_size: [usize; D], (offset, size): &Window<D>) -> Option<[usize; D]> {
-    let mut at = *offset;
+fn after(grid_size: &[usize], (offset, size): &Window) -> Option<Vec<usize>> {
+    let d = grid_size.len();
+    let mut at = offset.clone();
     // The lowest axis the window does not cover whole is where it advances.
-    let cut = (0..D).find(|&a| size[a] != grid_size[a]).unwrap_or(D - 1);
+    let cut = (0..d).find(|&a| size[a] != grid_size[a]).unwrap_or(d - 1);
     at[cut] += size[cut];
-    for a in cut..D {
+    for a in cut..d {
         if at[a] < grid_size[a] {
             return Some(at);
         }
         at[a] = 0;
-        if a + 1 < D {
+        if a + 1 < d {
             at[a + 1] += 1;
         }
     }
@@ -494,23 +497,23 @@ impl Outputs for (&mut [f32], Vec<&mut [f32]>) {
 /// the workers' help. A grid that is one such window is one call on the
 /// workers. Off the main thread the windows are only cut to [`WINDOW`]
 /// samples per axis.
-fn fill_windows<const D: usize, O: Outputs>(
-    grid: &Grid<D>,
+fn fill_windows<O: Outputs>(
+    grid: &GridNd,
     mut outputs: O,
     first: usize,
     workers: &Workers,
     watch: Watch,
-    fill: impl Fn(&Grid<D>, O, bool) -> Result<(), Error> + Sync,
+    fill: impl Fn(&GridNd, O, bool) -> Result<(), Error> + Sync,
 ) -> PyResult<()> {
     let size = grid.size();
-    let mut at = Some([0; D]);
+    let mut at = Some(vec![0; size.len()]);
     // Off the main thread nothing is looked for: windows as large as WINDOW allows.
     let mut target = UNBOUNDED;
     if watch.main {
         // The workers' threads: windows are sized per thread, so that those
         // in flight when a Ctrl-C comes end within about BLOCK_TIME.
         let threads = workers.threads();
-        let window = next_window(size, [0; D], first.saturating_mul(threads));
+        let window = next_window(size, &vec![0; size.len()], first.saturating_mul(threads));
         at = after(size, &window);
         if at.is_none() {
             return workers
@@ -521,7 +524,7 @@ fn fill_windows<const D: usize, O: Outputs>(
         let (head, rest) = outputs.split(n);
         outputs = rest;
         let started = Instant::now();
-        let part = grid.window(window.0, window.1).map_err(value_error)?;
+        let part = grid.window(&window.0, &window.1).map_err(value_error)?;
         workers
             .run(|par| fill(&part, head, par))
             .map_err(value_error)?;
@@ -532,21 +535,21 @@ fn fill_windows<const D: usize, O: Outputs>(
     }
     let mut jobs = Vec::new();
     while let Some(from) = at {
-        let window = next_window(size, from, target);
+        let window = next_window(size, &from, target);
         let (head, rest) = outputs.split(samples(&window.1));
         outputs = rest;
         at = after(size, &window);
         jobs.push((window, head));
     }
     run_jobs(jobs, workers, watch, |((offset, size), out), par| {
-        fill(&grid.window(offset, size)?, out, par)
+        fill(&grid.window(&offset, &size)?, out, par)
     })
 }
 
 /// Fills `out` with `s` over `grid` ([`fill_windows`]).
-fn fill_grid<const D: usize>(
+fn fill_grid(
     s: &DynSource,
-    grid: &Grid<D>,
+    grid: &GridNd,
     out: &mut [f32],
     first: usize,
     workers: &Workers,
@@ -554,18 +557,18 @@ fn fill_grid<const D: usize>(
 ) -> PyResult<()> {
     fill_windows(grid, out, first, workers, watch, |window, out, par| {
         if par {
-            s.fill_grid_par(window, out)
+            s.fill_grid_par_dyn(window, out)
         } else {
-            s.fill_grid(window, out)
+            s.fill_grid_dyn(window, out)
         }
     })
 }
 
 /// Fills `out` and `grads` (x first) with `s` and its derivatives over
 /// `grid` ([`fill_windows`]).
-fn fill_grid_grad<const D: usize>(
+fn fill_grid_grad(
     s: &DynSource,
-    grid: &Grid<D>,
+    grid: &GridNd,
     out: &mut [f32],
     grads: Vec<&mut [f32]>,
     first: usize,
@@ -578,14 +581,12 @@ fn fill_grid_grad<const D: usize>(
         first,
         workers,
         watch,
-        |window, (out, grads), par| {
-            let mut grads = grads.into_iter();
+        |window, (out, mut grads), par| {
             // One derivative array per axis: each has its piece.
-            let grads: [&mut [f32]; D] = std::array::from_fn(|_| grads.next().unwrap_or_default());
             if par {
-                s.fill_grid_grad_par(window, out, grads)
+                s.fill_grid_grad_par_dyn(window, out, &mut grads)
             } else {
-                s.fill_grid_grad(window, out, grads)
+                s.fill_grid_grad_dyn(window, out, &mut grads)
             }
         },
     )
@@ -620,13 +621,14 @@ impl<'py> Coords<'py> {
     }
 }
 
-/// A shape given from Python, checked to be 1 to 4 axes.
+/// A shape given from Python, checked to be 1 to [`MAX_DIMENSIONS`] axes
+/// (the source may compute fewer: its fill says so).
 fn check_axes(what: &str, shape: &[usize]) -> PyResult<()> {
-    if (1..=4).contains(&shape.len()) {
+    if (1..=MAX_DIMENSIONS).contains(&shape.len()) {
         Ok(())
     } else {
         Err(PyValueError::new_err(format!(
-            "{what} has {} axes; noisefield grids have 1 to 4",
+            "{what} has {} axes; noisefield grids have 1 to {MAX_DIMENSIONS}",
             shape.len()
         )))
     }
@@ -722,17 +724,32 @@ macro_rules! build_lattice {
 
 /// A lattice source: `kind` is `"perlin"` or `"value"`; `hash` is
 /// `"coordinates"`, `"permuted"` or `"reference"` (Ken's table, `seed`
-/// unused); `period` x first, `u32::MAX` for an unperiodic axis.
+/// unused); `period` x first (up to [`MAX_DIMENSIONS`] values), `u32::MAX`
+/// for an unperiodic axis.
 #[pyfunction]
 #[pyo3(signature = (kind, seed, hash, period, fade, level))]
 fn lattice(
     kind: &str,
     seed: u64,
     hash: &str,
-    period: Option<[u32; 4]>,
+    period: Option<Vec<u32>>,
     fade: &str,
     level: Option<&str>,
 ) -> PyResult<Core> {
+    // Padded to the most axes a grid has: the library refuses a period past
+    // the axes a lattice computes.
+    let period = match period {
+        Some(p) if p.len() > MAX_DIMENSIONS => {
+            return Err(PyValueError::new_err(format!(
+                "period has {} values; give 1 to {MAX_DIMENSIONS} (x first)",
+                p.len()
+            )));
+        }
+        Some(p) => Some(std::array::from_fn::<u32, MAX_DIMENSIONS, _>(|a| {
+            p.get(a).copied().unwrap_or(u32::MAX)
+        })),
+        None => None,
+    };
     let (source, origin) = match kind {
         "perlin" => {
             let noise = build_lattice!(Perlin, seed, hash, period, fade, level);
@@ -920,12 +937,16 @@ impl Core {
     /// window costs speed (each window prepares its rows anew: a grid split
     /// in two at a SIMD level takes up to a few percent longer), too large
     /// delays a Ctrl-C.
+    /// In 5 dimensions and more a sample is its `f64` point, `2^D` corners
+    /// of a lattice (fewer for simplex noise): 64 ns per corner covers
+    /// Scalar.
     fn first_window(&self, dimension: usize) -> usize {
-        let per_octave = match self.source.level().name() {
-            "scalar" => [24.0, 6.0, 10.0, 48.0],
-            "portable" | "neon" => [16.0, 3.0, 6.0, 24.0],
-            _ => [16.0, 0.8, 1.2, 6.0],
-        }[dimension.clamp(1, 4) - 1];
+        let per_octave = match (self.source.level().name(), dimension) {
+            (_, 5..) => 64.0 * (1u64 << dimension.min(MAX_LATTICE_DIMENSIONS)) as f64,
+            ("scalar", _) => [24.0, 6.0, 10.0, 48.0][dimension.clamp(1, 4) - 1],
+            ("portable" | "neon", _) => [16.0, 3.0, 6.0, 24.0][dimension.clamp(1, 4) - 1],
+            _ => [16.0, 0.8, 1.2, 6.0][dimension.clamp(1, 4) - 1],
+        };
         let count = FIRST_TIME.as_nanos() as f64 / (per_octave * self.work.max(1) as f64);
         (count as usize).max(1)
     }
@@ -1112,13 +1133,14 @@ impl Core {
                 ("window", size.len()),
             ],
         )?;
-        let n = match shape.len() {
-            1 => grid_window::<1>(&shape, &origin, &step, &offset, &size)?.check(),
-            2 => grid_window::<2>(&shape, &origin, &step, &offset, &size)?.check(),
-            3 => grid_window::<3>(&shape, &origin, &step, &offset, &size)?.check(),
-            _ => grid_window::<4>(&shape, &origin, &step, &offset, &size)?.check(),
-        };
-        n.map_err(value_error)
+        let n = grid_window(&shape, &origin, &step, &offset, &size)?
+            .check()
+            .map_err(value_error)?;
+        // A dimension the source does not compute (one point says so).
+        self.source
+            .noise_dyn(&vec![0.0; shape.len()])
+            .map_err(value_error)?;
+        Ok(n)
     }
 
     /// Fills `out` (C-contiguous float32 of shape `size`) with the window
@@ -1158,19 +1180,9 @@ impl Core {
         }
         let source = &self.source;
         let watch = Watch::new(py, n);
-        macro_rules! go {
-            ($d:literal) => {{
-                let grid = grid_window::<$d>(&shape, &origin, &step, &offset, &size)?;
-                let first = self.first_window($d);
-                py.detach(|| fill_grid(source, &grid, out, first, &workers, watch))
-            }};
-        }
-        match shape.len() {
-            1 => go!(1),
-            2 => go!(2),
-            3 => go!(3),
-            _ => go!(4),
-        }
+        let grid = grid_window(&shape, &origin, &step, &offset, &size)?;
+        let first = self.first_window(shape.len());
+        py.detach(|| fill_grid(source, &grid, out, first, &workers, watch))
     }
 
     /// [`Core::fill_grid`] with derivatives: `grads` in numpy axis order
@@ -1220,21 +1232,11 @@ impl Core {
         }
         let source = &self.source;
         let watch = Watch::new(py, n);
-        macro_rules! go {
-            ($d:literal) => {{
-                let grid = grid_window::<$d>(&shape, &origin, &step, &offset, &size)?;
-                // Derivatives take the f64 point path, some 8 times the work
-                // of values per sample, with no preparation per window.
-                let first = self.first_window($d) / 8;
-                py.detach(|| fill_grid_grad(source, &grid, out, gs, first, &workers, watch))
-            }};
-        }
-        match shape.len() {
-            1 => go!(1),
-            2 => go!(2),
-            3 => go!(3),
-            _ => go!(4),
-        }
+        let grid = grid_window(&shape, &origin, &step, &offset, &size)?;
+        // Derivatives take the f64 point path, some 8 times the work of
+        // values per sample, with no preparation per window.
+        let first = self.first_window(shape.len()) / 8;
+        py.detach(|| fill_grid_grad(source, &grid, out, gs, first, &workers, watch))
     }
 }
 
@@ -1278,7 +1280,7 @@ fn _bench_grid<'py>(
     if shape.len() != 2 {
         return Err(PyValueError::new_err("_bench_grid times 2D grids"));
     }
-    let grid = grid_window::<2>(&shape, &origin, &step, &offset, &shape)?;
+    let grid = grid_window(&shape, &origin, &step, &offset, &shape)?;
     let mut out = out;
     let buffer = match out.as_mut() {
         Some(out) if out.shape() == shape.as_slice() => Some(
@@ -1295,10 +1297,10 @@ fn _bench_grid<'py>(
         for _ in 0..repeats {
             let start = Instant::now();
             match buffer.as_deref_mut() {
-                Some(out) => source.fill_grid_par(&grid, out)?,
+                Some(out) => source.fill_grid_par_dyn(&grid, out)?,
                 None => {
                     let mut out = vec![0.0f32; n];
-                    source.fill_grid_par(&grid, &mut out)?;
+                    source.fill_grid_par_dyn(&grid, &mut out)?;
                     drop(std::hint::black_box(out));
                 }
             }

@@ -32,6 +32,18 @@ def test_3d_and_4d_and_slicing():
         assert_bits(lazy[1:3, ::2].compute(), whole[1:3, ::2])
 
 
+def test_five_and_more_dimensions():
+    for source in (nf.Perlin(2), nf.Simplex(3)):
+        shape, step = (3, 4, 5, 2, 6), (0.3, 0.2, 0.7, 1.1, 0.15)
+        whole = source.grid(shape, step=step, origin=(1.0, -2.0, 0.5, 3.0, 9.0))
+        lazy = nfd.grid(source, shape, chunks=(2, 3, 2, 1, 4), step=step,
+                        origin=(1.0, -2.0, 0.5, 3.0, 9.0))
+        assert lazy.shape == shape
+        assert_bits(lazy.compute(), whole)
+    with pytest.raises(ValueError, match="17 dimensions"):
+        nfd.grid(nf.Perlin(1), (1,) * 17, step=0.1)
+
+
 def test_processes_scheduler_pickles_sources():
     shape = (128, 96)
     source = nf.Marble(nf.Value(3).with_period((4, 4)), octaves=3, power=2.0)

@@ -237,3 +237,60 @@ def test_simplex_in_any_dimension_equals_its_recipe_and_the_cli(render):
         nf.Simplex(1).with_period(8)
     with pytest.raises(ValueError, match="33"):
         nf.Simplex(1).noise(*[np.zeros(3, np.float32)] * 33)
+
+
+@pytest.mark.parametrize("source", [nf.Perlin(3), nf.Fbm(nf.Value(4), octaves=3), nf.Simplex(5)],
+                         ids=repr)
+def test_grids_in_any_dimension_are_their_points(source):
+    # numpy axis order: shape (3, 4, 2, 5, 6) has x (fastest) 6 samples.
+    shape = (3, 4, 2, 5, 6)
+    origin = (0.25, -3.0, 7.5, 100.0, -0.4)
+    step = (0.5, 0.3, 1.25, 0.07, 0.19)
+    whole = source.grid(shape, origin=origin, step=step)
+    assert whole.shape == shape and whole.dtype == np.float32
+    axes = np.meshgrid(*[o + s * np.arange(n) for o, s, n in zip(origin, step, shape)],
+                       indexing="ij")
+    # The point functions take x first: numpy's last axis.
+    points = source.noise(*[a.ravel() for a in reversed(axes)]).reshape(shape)
+    assert_bits(whole, points)
+    assert_bits(source.grid(shape, origin=origin, step=step, threads=3), whole)
+    window = np.s_[1:3, 0:4, 1:2, 2:5, 3:6]
+    assert_bits(source.grid(shape, origin=origin, step=step, window=window), whole[window])
+    for level in nf.available_levels():
+        assert_bits(source.with_level(level).grid(shape, origin=origin, step=step), whole)
+    values, grads = source.grid_grad(shape, origin=origin, step=step)
+    assert_bits(values, whole)
+    assert len(grads) == 5
+    # grid_grad's derivatives are numpy-ordered (the slowest axis first).
+    # (noise_grad takes float32 points: the grid's, rounded, hence the
+    # tolerance, far below the derivatives' spread across axes.)
+    value, point_grads = source.noise_grad(*[a.ravel() for a in reversed(axes)])
+    for g, p in zip(grads, reversed(point_grads)):
+        assert np.std(g) > 0.05
+        np.testing.assert_allclose(g, p.reshape(shape), rtol=0, atol=2e-4)
+    # Seven dimensions in a grid of one sample on most axes: a slice.
+    seven = source.grid((1, 1, 1, 1, 1, 8, 9), step=0.37)
+    assert seven.shape == (1, 1, 1, 1, 1, 8, 9) and np.std(seven) > 0.01
+
+
+def test_periods_on_every_axis_in_many_dimensions():
+    rng = np.random.default_rng(11)
+    period = (3, 5, 7, 2, 4, 6)
+    p = nf.Perlin(3, period=period)
+    assert p.period == period
+    xs = [np.floor(rng.uniform(-20, 20, 700) * 64) / 64 for _ in range(6)]
+    base = p.noise(*xs)
+    for a in range(6):
+        moved = [x + (period[a] if b == a else 0) for b, x in enumerate(xs)]
+        assert_bits(p.noise(*moved), base)
+        once = [x + (1 if b == a else 0) for b, x in enumerate(xs)]
+        assert np.mean(p.noise(*once) == base) < 0.25
+    # An int is every axis, a grid spanning whole periods tiles.
+    q = nf.Value(2).with_period(4)
+    grid = q.grid((8, 8, 8, 8, 8), step=0.5)
+    shifted = q.grid((8, 8, 8, 8, 8), origin=(4, -8, 12, 4, 400), step=0.5)
+    assert_bits(shifted, grid)
+    with pytest.raises(ValueError, match="1 to 32"):
+        nf.Perlin(1, period=(8,) * 33)
+    with pytest.raises(ValueError, match="17 dimensions"):
+        nf.Perlin(1, period=(8,) * 17)

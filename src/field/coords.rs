@@ -18,7 +18,7 @@ pub trait PointPack<S: Simd, const D: usize>: Copy {
     /// Each axis with a period moved by whole periods into
     /// [−period/2, period/2) ([`centre_in_period`], per lane in `f64`), so
     /// that the octaves a fractal scales from it repeat exactly.
-    fn centred(&self, s: S, periods: &[Option<u64>; 4]) -> Self;
+    fn centred(&self, s: S, periods: &[Option<u64>]) -> Self;
     /// Stage 1 on every axis for hash mode `H`; `periods` (cells, per
     /// axis) when periodic; `fresh` for stage 2 with `FRESH` (see
     /// [`Axis::new`]).
@@ -180,7 +180,7 @@ impl<S: Simd, const D: usize> PointPack<S, D> for F32Pack<S, D> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn centred(&self, s: S, periods: &[Option<u64>; 4]) -> Self {
+    fn centred(&self, s: S, periods: &[Option<u64>]) -> Self {
         let mut c = self.0;
         for (c, period) in c.iter_mut().zip(periods) {
             if let Some(period) = *period {
@@ -295,7 +295,7 @@ impl<S: Simd, const D: usize> PointPack<S, D> for F64Pack<D> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn centred(&self, _: S, periods: &[Option<u64>; 4]) -> Self {
+    fn centred(&self, _: S, periods: &[Option<u64>]) -> Self {
         let mut c = self.0;
         for (c, period) in c.iter_mut().zip(periods) {
             if let Some(period) = *period {

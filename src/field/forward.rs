@@ -17,8 +17,8 @@ macro_rules! forward_settings {
         fn output_bounds(&self, dimension: usize) -> (f32, f32) {
             self.0.output_bounds(dimension)
         }
-        fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-            self.0.periods(scale)
+        fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+            self.0.period(axis, scale)
         }
         fn max_dimension(&self) -> usize {
             self.0.max_dimension()

@@ -36,6 +36,7 @@ pub(crate) use drivers::{
 };
 pub(crate) use forward::{forward_field, forward_grad_field, forward_settings};
 pub(crate) use request::{Dimension, cast};
+
 pub use request::{GradRequest, GradWork, GradWorkNd, Points, PointsNd, Request, Work, WorkNd};
 
 use crate::kernel::{Dims, Noise};
@@ -127,12 +128,17 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     /// An interval that contains every output of `dimension`-D noise at
     /// finite inputs.
     fn output_bounds(&self, dimension: usize) -> (f32, f32);
-    /// The periods (in cells, per axis, multiplied by `scale`) of the
-    /// lattice inside; `None` on an axis without a set period.
-    fn periods(&self, scale: u64) -> [Option<u64>; 4];
+    /// The period (in cells, multiplied by `scale`) of the lattice inside
+    /// along `axis`; `None` on an axis without a set period.
+    fn period(&self, axis: usize, scale: u64) -> Option<u64>;
+    /// The periods of the first `D` axes ([`Field::period`]).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn periods<const D: usize>(&self, scale: u64) -> [Option<u64>; D] {
+        std::array::from_fn(|a| self.period(a, scale))
+    }
     /// Whether a lattice inside repeats with a set period on some axis.
     fn periodic(&self) -> bool {
-        self.periods(1).iter().any(Option::is_some)
+        (0..crate::kernel::MAX_LATTICE_DIMENSIONS).any(|a| self.period(a, 1).is_some())
     }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> Self::Plan

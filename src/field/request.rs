@@ -144,7 +144,7 @@ impl<'a, const D: usize> From<Work<'a, D>> for Request<'a> {
             _ => Request::Nd(match w {
                 Work::Fill(Points::F32(c), out) => WorkNd::Fill(PointsNd::F32(c.to_vec()), out),
                 Work::Fill(Points::F64(c), out) => WorkNd::Fill(PointsNd::F64(c.to_vec()), out),
-                Work::Grid(g, out, par) => WorkNd::Grid(GridNd::of(g), out, par),
+                Work::Grid(g, out, par) => WorkNd::Grid(GridNd::from(g), out, par),
             }),
         }
     }
@@ -166,7 +166,7 @@ impl<'a, const D: usize> From<GradWork<'a, D>> for GradRequest<'a> {
                     GradWorkNd::Fill(PointsNd::F64(c.to_vec()), out, g.into_iter().collect())
                 }
                 GradWork::Grid(grid, out, g, par) => {
-                    GradWorkNd::Grid(GridNd::of(grid), out, g.into_iter().collect(), par)
+                    GradWorkNd::Grid(GridNd::from(grid), out, g.into_iter().collect(), par)
                 }
             }),
         }

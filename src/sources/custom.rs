@@ -272,8 +272,8 @@ impl<U: CustomNoise> Field for Custom<U> {
     }
 
     /// A user's noise has no periods the crate knows of.
-    fn periods(&self, _: u64) -> [Option<u64>; 4] {
-        [None; 4]
+    fn period(&self, _: usize, _: u64) -> Option<u64> {
+        None
     }
 
     fn plan<const D: usize>(&self, _: &[GridAxis; D], _: u64)

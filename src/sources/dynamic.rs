@@ -28,9 +28,10 @@ use std::any::Any;
 use std::ops::Deref;
 
 use crate::field::{
-    F32Pack, F64Pack, Field, GradField, GradRequest, GridAxis, LaneArrays, LaneSlices, PointPack,
-    PointsNd, Request, WorkNd, at_level,
+    F32Pack, F64Pack, Field, GradField, GradRequest, GradWork, GridAxis, LaneArrays, LaneSlices,
+    PointPack, PointsNd, Request, Work, WorkNd, at_level,
 };
+use crate::grid::GridNd;
 use crate::kernel::{Dims, Noise};
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Differentiable, Error, Level, Source};
@@ -79,7 +80,7 @@ trait PackField: Send + Sync + std::fmt::Debug {
     fn run_level(&self) -> Level;
     fn validate(&self) -> Result<(), Error>;
     fn output_bounds(&self, dimension: usize) -> (f32, f32);
-    fn periods(&self, scale: u64) -> [Option<u64>; 4];
+    fn period(&self, axis: usize, scale: u64) -> Option<u64>;
     fn max_dimension(&self) -> usize;
     fn plan(&self, axes: &[GridAxis], period_scale: u64) -> AnyPlan;
     fn fill_rows(
@@ -388,8 +389,8 @@ where
     fn output_bounds(&self, dimension: usize) -> (f32, f32) {
         self.0.output_bounds(dimension)
     }
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        self.0.periods(scale)
+    fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+        self.0.period(axis, scale)
     }
     fn max_dimension(&self) -> usize {
         self.0.max_dimension()
@@ -613,6 +614,71 @@ impl DynSource {
             self.fill_grad::<D>(array(coords), out, grad)
         })
     }
+    /// [`Source::fill_grid`] with the dimension as a value (`grid.dims()`
+    /// axes): the same bits as the [`crate::Grid`] of that many axes.
+    pub fn fill_grid_dyn(&self, grid: &GridNd, out: &mut [f32]) -> Result<(), Error> {
+        self.grid_dyn(grid, out, false)
+    }
+
+    /// [`Source::fill_grid_par`] with the dimension as a value.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
+    pub fn fill_grid_par_dyn(&self, grid: &GridNd, out: &mut [f32]) -> Result<(), Error> {
+        self.grid_dyn(grid, out, true)
+    }
+
+    fn grid_dyn(&self, grid: &GridNd, out: &mut [f32], parallel: bool) -> Result<(), Error> {
+        if grid.dims() > 4 {
+            return self.run(Request::Nd(WorkNd::Grid(grid.clone(), out, parallel)));
+        }
+        by_dimension!(grid.dims(), |D| self
+            .run(Work::Grid(&grid.typed::<D>(), out, parallel).into()))
+    }
+
+    /// [`Differentiable::fill_grid_grad`] with the dimension as a value:
+    /// `grad` holds one output slice per axis.
+    pub fn fill_grid_grad_dyn(
+        &self,
+        grid: &GridNd,
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+    ) -> Result<(), Error> {
+        self.grid_grad_dyn(grid, out, grad, false)
+    }
+
+    /// [`Differentiable::fill_grid_grad_par`] with the dimension as a value.
+    ///
+    /// Needs the `parallel` cargo feature (on by default).
+    #[cfg(feature = "parallel")]
+    pub fn fill_grid_grad_par_dyn(
+        &self,
+        grid: &GridNd,
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+    ) -> Result<(), Error> {
+        self.grid_grad_dyn(grid, out, grad, true)
+    }
+
+    fn grid_grad_dyn(
+        &self,
+        grid: &GridNd,
+        out: &mut [f32],
+        grad: &mut [&mut [f32]],
+        parallel: bool,
+    ) -> Result<(), Error> {
+        check_axes(grid.dims(), grad.len())?;
+        if grid.dims() > 4 {
+            let grad = grad.iter_mut().map(|g| &mut **g).collect();
+            let work = GradWorkNd::Grid(grid.clone(), out, grad, parallel);
+            return self.run_grad(GradRequest::Nd(work));
+        }
+        by_dimension!(grid.dims(), |D| {
+            let mut it = grad.iter_mut();
+            let grad: [&mut [f32]; D] = std::array::from_fn(|_| &mut **it.next().expect("D"));
+            self.run_grad(GradWork::Grid(&grid.typed::<D>(), out, grad, parallel).into())
+        })
+    }
 }
 
 /// `$body` with `D` the constant `$d` where the crate computes that many
@@ -780,8 +846,8 @@ impl Field for Erased<'_> {
     fn output_bounds(&self, dimension: usize) -> (f32, f32) {
         self.0.output_bounds(dimension)
     }
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        self.0.periods(scale)
+    fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+        self.0.period(axis, scale)
     }
 
     forward_grid!();

@@ -108,7 +108,7 @@ impl OctavesNd {
     ) -> OctavesNd {
         let d = &f.derived;
         let base = if d.octaves > 1 {
-            centred_lanes(c, lanes, &f.source.periods(period_scale))
+            centred_lanes(c, lanes, |a| f.source.period(a, period_scale))
         } else {
             Vec::new()
         };
@@ -148,20 +148,20 @@ fn lane_x<S: Simd>(s: S, c: LaneSlices<'_>) -> S::F {
     }
 }
 
-/// The first `lanes` coordinates of every axis of `c` in `f64`, each of
-/// the first four axes with a period moved into it (`centre_in_period`):
-/// the base of the octaves in 5 dimensions and more.
+/// The first `lanes` coordinates of every axis of `c` in `f64`, each axis
+/// with a period (`period(axis)`) moved into it (`centre_in_period`): the
+/// base of the octaves in 5 dimensions and more.
 fn centred_lanes(
     c: LaneSlices<'_>,
     lanes: usize,
-    periods: &[Option<u64>; 4],
+    period: impl Fn(usize) -> Option<u64>,
 ) -> Vec<[f64; MAX_LANES]> {
     let mut base = match c {
         LaneSlices::F32(c) => c.iter().map(|a| a.map(f64::from)).collect(),
         LaneSlices::F64(c) => c.to_vec(),
     };
-    for (axis, period) in base.iter_mut().zip(periods) {
-        if let Some(period) = *period {
+    for (a, axis) in base.iter_mut().enumerate() {
+        if let Some(period) = period(a) {
             for v in &mut axis[..lanes] {
                 *v = centre_in_period(*v, period);
             }
@@ -451,7 +451,7 @@ impl<N: Source> Fractal<N> {
         c: &C,
         period_scale: u64,
     ) -> C {
-        let periods = self.source.periods(period_scale);
+        let periods = self.source.periods::<D>(period_scale);
         if self.derived.octaves > 1 && periods.iter().any(Option::is_some) {
             c.centred(s, &periods)
         } else {
@@ -629,8 +629,8 @@ impl<N: Source> Field for Fractal<N> {
         self.output_bounds_of(dimension)
     }
 
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        self.source.periods(scale)
+    fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+        self.source.period(axis, scale)
     }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> Self::Plan
@@ -638,7 +638,7 @@ impl<N: Source> Field for Fractal<N> {
         Noise: Dims<D>,
     {
         let d = &self.derived;
-        let periods = self.source.periods(period_scale);
+        let periods = self.source.periods::<D>(period_scale);
         // Only the periodic axes are moved (and copied).
         let centred: Vec<Cow<'_, GridAxis>> = (0..D)
             .map(|a| periods[a].map_or(Cow::Borrowed(&axes[a]), |p| Cow::Owned(axes[a].centred(p))))

@@ -92,6 +92,31 @@ impl<S: Simd> Copy for LatticeReady<'_, S> {}
 /// lattice's natural period).
 const NOT_PERIODIC: u32 = u32::MAX;
 
+/// The stored periods for `with_period(period)` (padded with
+/// `NOT_PERIODIC`; `None` when no axis repeats sooner than the lattice
+/// itself), or the error for a period of 0 or one past the last axis.
+pub(crate) fn periods_of(
+    hash_mode: &HashModeData,
+    period: &[u32],
+) -> Result<Option<[u32; MAX_LATTICE_DIMENSIONS]>, Error> {
+    if let Some(axis) = period.iter().position(|&p| p == 0) {
+        return Err(Error::InvalidPeriod { axis });
+    }
+    let mut padded = [NOT_PERIODIC; MAX_LATTICE_DIMENSIONS];
+    for (a, &p) in period.iter().enumerate() {
+        match padded.get_mut(a) {
+            Some(slot) => *slot = p,
+            None if p == NOT_PERIODIC => {}
+            None => return Err(Error::InvalidDimension(a + 1)),
+        }
+    }
+    // (The permutation mode computes 1D–4D only: its table's period on the
+    // first four axes is its natural one, whatever the rest say.)
+    let natural = padded == [NOT_PERIODIC; MAX_LATTICE_DIMENSIONS]
+        || (hash_mode.mode() == HashMode::Permutation && padded[..4] == [256; 4]);
+    Ok((!natural).then_some(padded))
+}
+
 /// Largest period a scaled periodic lattice uses (fractal octaves multiply
 /// periods; beyond this they saturate, far past any tile anyone renders).
 const MAX_PERIOD: u64 = 1 << 62;
@@ -101,7 +126,8 @@ const MAX_PERIOD: u64 = 1 << 62;
 pub struct Lattice<K> {
     pub(crate) hash_mode: HashModeData,
     pub(crate) level: Level,
-    pub(crate) periods: Option<[u32; 4]>,
+    /// Per axis (`NOT_PERIODIC` past those given), or `None`.
+    pub(crate) periods: Option<[u32; MAX_LATTICE_DIMENSIONS]>,
     pub(crate) fade: Fade,
     pub(crate) corners: K,
 }
@@ -183,8 +209,10 @@ impl<K: Corners + fmt::Debug> Lattice<K> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn scaled_periods(&self, scale: u64) -> Option<[u64; 4]> {
         let natural = self.hash_mode.natural_period();
-        self.periods.map(|p| {
-            p.map(|p| match p {
+        // (Periods past the fourth axis alone leave 1D–4D unperiodic.)
+        let first_four = |p: &[u32; MAX_LATTICE_DIMENSIONS]| p[..4] != [NOT_PERIODIC; 4];
+        self.periods.filter(first_four).map(|p| {
+            std::array::from_fn(|a| match p[a] {
                 NOT_PERIODIC => natural,
                 p => u64::from(p).saturating_mul(scale).min(MAX_PERIOD),
             })
@@ -283,13 +311,12 @@ impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn run(self, s: S) -> S::F {
-        let periods = self.lattice.periods(self.period_scale);
         let fade = self.lattice.fade;
         let d = self.c.dims().clamp(1, MAX_LATTICE_DIMENSIONS);
         let mut axes =
             [axis::<S, CoordinatesMode>(s, s.splat(0.0), fade, false); MAX_LATTICE_DIMENSIONS];
         for (a, axis) in axes.iter_mut().enumerate().take(d) {
-            let period = periods.get(a).copied().flatten().map(|p| [p; 4]);
+            let period = self.lattice.period(a, self.period_scale).map(|p| [p; 4]);
             let period = period.as_ref();
             *axis = match self.c {
                 LaneSlices::F32(l) => f32::axis_pack(s, &l[a]).axes(s, period, fade, false)[0],
@@ -418,8 +445,8 @@ impl Field for AnyLattice {
         each_kind!(self, l => l.output_bounds(dimension))
     }
 
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        each_kind!(self, l => l.periods(scale))
+    fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+        each_kind!(self, l => l.period(axis, scale))
     }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> LatticePlan
@@ -658,13 +685,9 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
         (-b, b)
     }
 
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        match self.periods {
-            None => [None; 4],
-            Some(periods) => periods.map(|p| {
-                (p != NOT_PERIODIC).then(|| u64::from(p).saturating_mul(scale).min(MAX_PERIOD))
-            }),
-        }
+    fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+        let p = *self.periods?.get(axis)?;
+        (p != NOT_PERIODIC).then(|| u64::from(p).saturating_mul(scale).min(MAX_PERIOD))
     }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> LatticePlan
@@ -1055,14 +1078,17 @@ macro_rules! lattice_source {
             /// Periodic (tileable) noise: `noise(.., c + period[a], ..) == noise(.., c, ..)`
             /// exactly on every axis `a`, for every method.
             ///
-            /// `period[0..4]` are the x, y, z, w periods in lattice cells; a method of
-            /// dimension `D` uses the first `D`. The lattice wraps before hashing:
-            /// cell `X` hashes as `X mod period`, and its neighbour as
-            /// `(X + 1) mod period`. Every period from 1 to `u32::MAX - 1` works; 0
-            /// gives [`Error::InvalidPeriod`]. `u32::MAX` leaves an axis
-            /// unperiodic (e.g. `[64, 64, u32::MAX, u32::MAX]` tiles x and y
-            /// only); a method of dimension `D` ignores the periods of the
-            /// axes beyond `D`.
+            /// `period[a]` is axis `a`'s period in lattice cells (x, y, z, w,
+            /// then axes 4 and up), for as many axes as the array has: axes
+            /// past its end are unperiodic, and a method of dimension `D`
+            /// ignores the periods of the axes beyond `D` (`[8; 4]` tiles 1D
+            /// to 4D noise, `[8; 6]` also 5D and 6D). The lattice wraps before
+            /// hashing: cell `X` hashes as `X mod period`, and its neighbour as
+            /// `(X + 1) mod period`. Every period from 1 to `u32::MAX - 1`
+            /// works; 0 gives [`Error::InvalidPeriod`], and a period on an axis
+            /// past [`crate::MAX_LATTICE_DIMENSIONS`] [`Error::InvalidDimension`].
+            /// `u32::MAX` leaves an axis unperiodic (e.g. `[64, 64, u32::MAX]`
+            /// tiles x and y only).
             ///
             /// With the full-coordinate hash ([`HashMode::Coordinates`], the
             /// default) the noise repeats exactly at `period` and at no smaller
@@ -1076,21 +1102,24 @@ macro_rules! lattice_source {
             /// default mode `f32` batches reduce cells in vectors (periods up to
             /// 2²⁴, points within 2²² periods of the origin), the rest per point
             /// in `f64`, with the same bits.
-            pub fn with_period(mut self, period: [u32; 4]) -> Result<$ty, Error> {
-                if let Some(axis) = period.iter().position(|&p| p == 0) {
-                    return Err(Error::InvalidPeriod { axis });
-                }
-                let natural = period == [u32::MAX; 4]
-                    || (self.0.hash_mode.mode() == HashMode::Permutation && period == [256; 4]);
-                self.0.periods = (!natural).then_some(period);
+            pub fn with_period<const N: usize>(mut self, period: [u32; N]) -> Result<$ty, Error> {
+                self.0.periods = crate::sources::lattice::periods_of(&self.0.hash_mode, &period)?;
                 Ok(self)
             }
 
-            /// The periods set by `with_period` (`None`: not periodic, also
+            /// The periods of the x, y, z and w axes set by `with_period`
+            /// (`u32::MAX` on an unperiodic axis; `None`: not periodic, also
             /// after `with_period([u32::MAX; 4])` and, in the permutation
-            /// mode, `with_period([256; 4])`).
+            /// mode, `with_period([256; 4])`). [`Self::axis_period`] reads
+            /// any axis.
             pub fn period(&self) -> Option<[u32; 4]> {
-                self.0.periods
+                self.0.periods.map(|p| [p[0], p[1], p[2], p[3]])
+            }
+
+            /// Axis `axis`'s period in cells (`None` where it is unperiodic).
+            pub fn axis_period(&self, axis: usize) -> Option<u32> {
+                let p = self.0.periods?.get(axis).copied()?;
+                (p != u32::MAX).then_some(p)
             }
 
             /// The same noise with another fade curve (default [`Fade::Quintic`]).

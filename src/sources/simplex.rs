@@ -214,8 +214,8 @@ impl Field for Simplex {
         (-SIMPLEX_BOUND, SIMPLEX_BOUND)
     }
 
-    fn periods(&self, _scale: u64) -> [Option<u64>; 4] {
-        [None; 4]
+    fn period(&self, _axis: usize, _scale: u64) -> Option<u64> {
+        None
     }
 
     fn plan<const D: usize>(&self, _: &[GridAxis; D], _: u64)

@@ -216,8 +216,8 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
     }
 
     /// A warp does not repeat bit for bit with its inputs' periods.
-    fn periods(&self, _: u64) -> [Option<u64>; 4] {
-        [None; 4]
+    fn period(&self, _: usize, _: u64) -> Option<u64> {
+        None
     }
 
     fn plan<const D: usize>(&self, _: &[GridAxis; D], period_scale: u64) -> u64

@@ -8,8 +8,8 @@
 use crate::common::{adversarial, levels};
 use noisefield::prelude::*;
 use noisefield::{
-    Combine, DynSource, Error, Fbm, Grid, Level, MAX_DIMENSIONS, MAX_LATTICE_DIMENSIONS, Perlin,
-    Value,
+    Combine, DynSource, Error, Fbm, Grid, GridNd, Level, MAX_DIMENSIONS, MAX_LATTICE_DIMENSIONS,
+    Perlin, Recipe, Value,
 };
 
 /// Under an emulator (CI's aarch64 and AVX-512 runs of the `arch` binary:
@@ -639,4 +639,277 @@ fn derivatives_in_many_dimensions() {
     for a in 0..5 {
         assert_eq!(bits(&gg[a]), bits(&wg[a]), "grid d{a}");
     }
+}
+
+/// Periods on every axis in 5 dimensions and more: a shift by a whole
+/// number of periods along any periodic axis changes no bit (points in
+/// `f32` and `f64`, grids, fractals, every level); a shift by one cell
+/// changes nearly every value; axes past the array given stay unperiodic.
+#[test]
+fn periods_apply_to_every_axis_in_many_dimensions() {
+    const PERIOD: [u32; 8] = [3, 5, 7, 2, 4, 6, 9, 11];
+    let n = if emulated() { 64 } else { 512 };
+    let sources = [
+        DynSource::new(Perlin::new(5).with_period(PERIOD).unwrap()),
+        DynSource::new(
+            Value::new(6)
+                .with_fade(noisefield::Fade::Cubic)
+                .with_period(PERIOD)
+                .unwrap(),
+        ),
+        DynSource::new(Fbm::new(Perlin::new(7).with_period(PERIOD).unwrap()).octaves(3)),
+    ];
+    for dims in [5, 6, 8] {
+        // Coordinates on a 1/64 grid: shifts by whole cells are exact in f32.
+        let c: Vec<Vec<f32>> = points(dims, n, 40.0)
+            .into_iter()
+            .map(|a| {
+                a.into_iter()
+                    .map(|v| (v * 64.0).floor() / 64.0 + 1.0 / 128.0)
+                    .collect()
+            })
+            .collect();
+        for source in &sources {
+            for level in levels() {
+                let s = source.clone().with_level(level).unwrap();
+                let base = fill_dyn(&s, &c);
+                for axis in 0..dims {
+                    let period = PERIOD[axis] as f32;
+                    for (k, expect_same) in [(period, true), (-2.0 * period, true), (1.0, false)] {
+                        let mut moved = c.clone();
+                        moved[axis].iter_mut().for_each(|v| *v += k);
+                        let out = fill_dyn(&s, &moved);
+                        let same = out
+                            .iter()
+                            .zip(&base)
+                            .filter(|(a, b)| a.to_bits() == b.to_bits());
+                        let same = same.count();
+                        if expect_same {
+                            assert_eq!(same, n, "{s:?} {dims}D axis {axis} shift {k} {level:?}");
+                        } else {
+                            assert!(
+                                same < n / 4,
+                                "{s:?} {dims}D axis {axis}: {same} of {n} unmoved"
+                            );
+                        }
+                        // f64 points give the f32 points' bits here too.
+                        let wide: Vec<Vec<f64>> = moved
+                            .iter()
+                            .map(|a| a.iter().map(|&v| f64::from(v)).collect())
+                            .collect();
+                        let mut out64 = vec![0.0f32; n];
+                        s.fill_f64_dyn(&slices(&wide), &mut out64).unwrap();
+                        if expect_same {
+                            assert_eq!(bits(&out64), bits(&base), "{s:?} f64 axis {axis}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // A 6D grid spanning whole periods on every axis joins its neighbour.
+    let size = [6, 10, 7, 4, 8, 6];
+    let p = Perlin::new(9).with_period(PERIOD).unwrap();
+    let step: [f64; 6] = std::array::from_fn(|a| f64::from(PERIOD[a]) / size[a] as f64);
+    let samples: usize = size.iter().product();
+    let (mut here, mut there) = (vec![0.0f32; samples], vec![0.0f32; samples]);
+    p.fill_grid(&Grid::new([0.1; 6], step, size), &mut here)
+        .unwrap();
+    let moved: [f64; 6] = std::array::from_fn(|a| 0.1 + f64::from(PERIOD[a]) * (a as f64 - 2.0));
+    p.fill_grid(&Grid::new(moved, step, size), &mut there)
+        .unwrap();
+    assert_eq!(bits(&here), bits(&there));
+    // Past the periods given, an axis is unperiodic: [8; 4] in 6D.
+    let short = DynSource::new(Perlin::new(5).with_period([8; 4]).unwrap());
+    let c: Vec<Vec<f32>> = points(6, n, 40.0)
+        .into_iter()
+        .map(|a| {
+            a.into_iter()
+                .map(|v| (v * 64.0).floor() / 64.0 + 1.0 / 128.0)
+                .collect()
+        })
+        .collect();
+    let base = fill_dyn(&short, &c);
+    for axis in 0..6 {
+        let mut moved = c.clone();
+        moved[axis].iter_mut().for_each(|v| *v += 8.0);
+        let same = fill_dyn(&short, &moved)
+            .iter()
+            .zip(&base)
+            .filter(|(a, b)| a.to_bits() == b.to_bits())
+            .count();
+        match axis {
+            0..4 => assert_eq!(same, n, "axis {axis}"),
+            _ => assert!(same < n / 4, "axis {axis}: {same} unmoved"),
+        }
+    }
+    // The periods as set, and what is refused.
+    let p = Perlin::new(1).with_period([4, 5, 6, 7, 8, 9]).unwrap();
+    assert_eq!(p.period(), Some([4, 5, 6, 7]));
+    assert_eq!(
+        (p.axis_period(5), p.axis_period(6), p.axis_period(40)),
+        (Some(9), None, None)
+    );
+    assert_eq!(
+        Perlin::new(1).with_period([u32::MAX; 20]).unwrap().period(),
+        None
+    );
+    let past = [u32::MAX; 17].map(|_| 8);
+    assert_eq!(
+        Perlin::new(1).with_period(past).unwrap_err(),
+        Error::InvalidDimension(MAX_LATTICE_DIMENSIONS + 1)
+    );
+    let mut zero = [8u32; 6];
+    zero[5] = 0;
+    let e = Value::new(1).with_period(zero).unwrap_err();
+    assert_eq!(e, Error::InvalidPeriod { axis: 5 });
+    assert!(e.to_string().contains("axis 5"), "{e}");
+    // Only axis 4 periodic: 1D–4D noise is the unperiodic noise's.
+    let fifth = Perlin::new(2)
+        .with_period([u32::MAX, u32::MAX, u32::MAX, u32::MAX, 3])
+        .unwrap();
+    let c4 = points(4, n, 40.0);
+    let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
+    let c4s: [&[f32]; 4] = std::array::from_fn(|k| c4[k].as_slice());
+    fifth.fill(c4s, &mut a).unwrap();
+    Perlin::new(2).fill(c4s, &mut b).unwrap();
+    assert_eq!(bits(&a), bits(&b));
+    // Recipes take a period per axis too.
+    let recipe: Recipe = "perlin(seed=5, period=[3, 5, 7, 2, 4, 6, 9, 11])"
+        .parse()
+        .unwrap();
+    let recipe = recipe.source();
+    let c = points(8, n, 40.0);
+    assert_eq!(fill_dyn(&recipe, &c), fill_dyn(&sources[0], &c));
+    let long = format!("perlin(period=[{}])", ["2"; 17].join(", "));
+    let e = long.parse::<Recipe>().unwrap_err().to_string();
+    assert!(e.contains("period lists 1 to 16 axes"), "{e}");
+}
+
+/// `GridNd` and the `DynSource::*_grid*_dyn` methods: the dimension a value,
+/// the typed grid's bits in 1D–4D and 5D alike, windows included; bad
+/// slices refused before any work.
+#[test]
+fn grids_with_the_dimension_a_value_are_the_typed_grids() {
+    let sources = [
+        DynSource::differentiable(Perlin::new(3)),
+        DynSource::differentiable(Fbm::new(Value::new(4)).octaves(3)),
+    ];
+    fn check<const D: usize>(
+        source: &DynSource,
+        grid: Grid<D>,
+        offset: [usize; D],
+        size: [usize; D],
+    ) where
+        DynSource: Differentiable,
+    {
+        let n: usize = grid.size().iter().product();
+        let (mut typed, mut dynamic) = (vec![0.0f32; n], vec![1.0f32; n]);
+        source.fill_grid(&grid, &mut typed).unwrap();
+        let nd = GridNd::new(&grid.origin(), &grid.step(), &grid.size()).unwrap();
+        assert_eq!(nd, GridNd::from(&grid));
+        source.fill_grid_dyn(&nd, &mut dynamic).unwrap();
+        assert_eq!(bits(&dynamic), bits(&typed), "{D}D {source:?}");
+        if !emulated() {
+            let mut par = vec![2.0f32; n];
+            source.fill_grid_par_dyn(&nd, &mut par).unwrap();
+            assert_eq!(bits(&par), bits(&typed), "{D}D par");
+        }
+        // A window: the typed window's bits.
+        let w = grid.window(offset, size).unwrap();
+        let m: usize = size.iter().product();
+        let (mut typed, mut dynamic) = (vec![0.0f32; m], vec![1.0f32; m]);
+        source.fill_grid(&w, &mut typed).unwrap();
+        let wnd = nd.window(&offset, &size).unwrap();
+        assert_eq!((wnd.size(), wnd.offset()), (&size[..], &offset[..]));
+        source.fill_grid_dyn(&wnd, &mut dynamic).unwrap();
+        assert_eq!(bits(&dynamic), bits(&typed), "{D}D window");
+        // Derivatives.
+        let mut g = vec![vec![0.0f32; n]; D];
+        let mut gd = vec![vec![1.0f32; n]; D];
+        let (mut v, mut vd) = (vec![0.0f32; n], vec![1.0f32; n]);
+        let mut it = g.iter_mut();
+        let grads: [&mut [f32]; D] = std::array::from_fn(|_| it.next().unwrap().as_mut_slice());
+        source.fill_grid_grad(&grid, &mut v, grads).unwrap();
+        let mut gds: Vec<&mut [f32]> = gd.iter_mut().map(Vec::as_mut_slice).collect();
+        source.fill_grid_grad_dyn(&nd, &mut vd, &mut gds).unwrap();
+        assert_eq!(bits(&vd), bits(&v), "{D}D grad values");
+        for a in 0..D {
+            assert_eq!(bits(&gd[a]), bits(&g[a]), "{D}D d/d{a}");
+        }
+    }
+    for s in &sources {
+        check(s, Grid::new([0.3], [0.05], [100]), [7], [50]);
+        check(
+            s,
+            Grid::new([0.3, -2.0], [0.07, 0.11], [33, 9]),
+            [3, 2],
+            [20, 5],
+        );
+        check(
+            s,
+            Grid::new([0.3, -2.0, 5.0], [0.2, 0.5, 0.01], [9, 7, 5]),
+            [1, 0, 2],
+            [8, 7, 2],
+        );
+        check(
+            s,
+            Grid::new([1.0; 4], [0.3; 4], [5, 4, 3, 6]),
+            [0, 1, 1, 2],
+            [5, 2, 2, 3],
+        );
+        check(
+            s,
+            Grid::new([0.5; 5], [0.4, 0.3, 0.2, 0.1, 0.7], [4, 3, 5, 2, 3]),
+            [1, 0, 2, 1, 0],
+            [2, 3, 3, 1, 2],
+        );
+    }
+    // Refused before any work.
+    assert_eq!(
+        GridNd::new(&[], &[], &[]).unwrap_err(),
+        Error::InvalidDimension(0)
+    );
+    assert_eq!(
+        GridNd::new(&[0.0; 33], &[1.0; 33], &[1; 33]).unwrap_err(),
+        Error::InvalidDimension(33)
+    );
+    let e = GridNd::new(&[0.0; 3], &[1.0; 2], &[4; 3]).unwrap_err();
+    assert!(e.to_string().contains("step"), "{e}");
+    let g = GridNd::new(&[0.0; 6], &[0.1; 6], &[2; 6]).unwrap();
+    assert!(matches!(
+        g.window(&[1; 6], &[2; 6]),
+        Err(Error::WindowOutOfBounds { axis: 0, .. })
+    ));
+    assert!(g.window(&[0; 5], &[1; 5]).is_err());
+    let sentinel = f32::from_bits(0x7fc0_dead);
+    let mut out = vec![sentinel; 64];
+    let seventeen = GridNd::new(&[0.0; 17], &[0.1; 17], &[1; 17]).unwrap();
+    assert_eq!(
+        sources[0].fill_grid_dyn(&seventeen, &mut out[..1]),
+        Err(Error::InvalidDimension(17))
+    );
+    assert_eq!(
+        sources[0].fill_grid_dyn(&g, &mut out[..63]),
+        Err(Error::LengthMismatch {
+            name: "out",
+            expected: 64,
+            found: 63
+        })
+    );
+    let mut grads: Vec<Vec<f32>> = vec![vec![sentinel; 64]; 5];
+    let mut gs: Vec<&mut [f32]> = grads.iter_mut().map(Vec::as_mut_slice).collect();
+    assert!(
+        sources[0]
+            .fill_grid_grad_dyn(&g, &mut out, &mut gs)
+            .is_err()
+    );
+    assert!(
+        out.iter()
+            .chain(grads.iter().flatten())
+            .all(|v| v.to_bits() == sentinel.to_bits())
+    );
+    let ridged = DynSource::new(noisefield::Ridged::new(Perlin::new(1)));
+    let mut gs: Vec<&mut [f32]> = grads.iter_mut().take(6).map(Vec::as_mut_slice).collect();
+    assert!(ridged.fill_grid_grad_dyn(&g, &mut out, &mut gs).is_err());
 }

@@ -2,7 +2,7 @@
 //! smoothstep), with the weight, its slope and the bounds of the mix.
 
 use super::rows::{How, Rows, in_blocks};
-use super::{clamp, finite, invalid, shared_periods};
+use super::{clamp, finite, invalid, shared_period};
 use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd, dispatch};
@@ -244,11 +244,11 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
         widened((a0.min(b0), a1.max(b1)))
     }
 
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        shared_periods(&[
-            self.a.periods(scale),
-            self.b.periods(scale),
-            self.control.periods(scale),
+    fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+        shared_period(&[
+            self.a.period(axis, scale),
+            self.b.period(axis, scale),
+            self.control.period(axis, scale),
         ])
     }
 

@@ -2,7 +2,7 @@
 //! max), with its gradient rules.
 
 use super::rows::{How, Rows, in_blocks};
-use super::shared_periods;
+use super::shared_period;
 use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd, dispatch};
@@ -149,8 +149,8 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
         }
     }
 
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        shared_periods(&[self.a.periods(scale), self.b.periods(scale)])
+    fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+        shared_period(&[self.a.period(axis, scale), self.b.period(axis, scale)])
     }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> Self::Plan

@@ -455,8 +455,8 @@ impl<N: Source> Field for Map<N> {
         }
     }
 
-    fn periods(&self, scale: u64) -> [Option<u64>; 4] {
-        self.source.periods(scale)
+    fn period(&self, axis: usize, scale: u64) -> Option<u64> {
+        self.source.period(axis, scale)
     }
 
     fn plan<const D: usize>(&self, axes: &[GridAxis; D], period_scale: u64) -> N::Plan

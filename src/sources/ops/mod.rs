@@ -70,16 +70,8 @@ fn clamp<S: Simd>(s: S, v: S::F, lo: f32, hi: f32) -> S::F {
     s.max(s.splat(lo), s.min(s.splat(hi), v))
 }
 
-/// The periods shared by every input: an axis is periodic only where all
+/// The period shared by every input on an axis: periodic only where all
 /// inputs repeat with the same period.
-fn shared_periods(all: &[[Option<u64>; 4]]) -> [Option<u64>; 4] {
-    let mut out = all[0];
-    for p in &all[1..] {
-        for (o, q) in out.iter_mut().zip(p) {
-            if *o != *q {
-                *o = None;
-            }
-        }
-    }
-    out
+fn shared_period(all: &[Option<u64>]) -> Option<u64> {
+    all.iter().all(|p| *p == all[0]).then_some(all[0]).flatten()
 }

@@ -5,7 +5,7 @@ use super::MAX_RECIPE_COST;
 use super::defaults::RecipeDefaults;
 use super::error::{RecipeError, clip};
 use super::names::{FractalKind, SourceKind};
-use super::params::{Reader, param, period};
+use super::params::{Reader, pad_period, param, period};
 use super::tree::{Call, Val};
 use crate::Source;
 use crate::{
@@ -76,7 +76,7 @@ pub(super) fn build(
         SourceKind::Perlin | SourceKind::Value => {
             let seed = r.integer("seed", u64::MAX)?.unwrap_or(defaults.seed);
             let hash = r.word("hash", &["coordinates", "permuted", "reference"])?;
-            let period = period(&r)?.or(defaults.period);
+            let period = period(&r)?.or(defaults.period.map(pad_period));
             let fade = r.word("fade", &["quintic", "cubic", "cosine", "linear"])?;
             if hash == Some("reference")
                 && let Some(p) = param(call, "seed")
@@ -124,7 +124,7 @@ pub(super) fn build(
             let seed = r.integer("seed", u64::MAX)?.unwrap_or(defaults.seed);
             // A period (given here, or the defaults' for every lattice) is
             // refused: the library's error, at the parameter.
-            if period(&r)?.or(defaults.period).is_some() {
+            if period(&r)?.or(defaults.period.map(pad_period)).is_some() {
                 return Err(r.library(crate::Error::NotPeriodic));
             }
             Built {

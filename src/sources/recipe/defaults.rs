@@ -12,7 +12,8 @@ pub struct RecipeDefaults {
     pub seed: u64,
     /// Their hash mode, without `hash=`.
     pub hash: HashMode,
-    /// Their periods (x, y, z, w cells), without `period=`.
+    /// Their periods (x, y, z, w cells; `u32::MAX`: unperiodic), without
+    /// `period=` (which may give more axes).
     pub period: Option<[u32; 4]>,
     /// Octaves of every fractal without `octaves=`.
     pub octaves: Option<u32>,

@@ -3,7 +3,7 @@
 
 use super::error::{RecipeError, clip};
 use super::tree::{Call, Param, Val};
-use crate::Error;
+use crate::{Error, MAX_LATTICE_DIMENSIONS};
 
 /// The parameter `key` of `call`, if given.
 pub(super) fn param<'c>(call: &'c Call, key: &str) -> Option<&'c Param> {
@@ -133,29 +133,35 @@ impl Reader<'_> {
     }
 }
 
-/// `period=64` (every axis) or `period=[64, 32]` (x, y; the rest unperiodic).
-pub(super) fn period(r: &Reader<'_>) -> Result<Option<[u32; 4]>, RecipeError> {
+/// Periods of the x, y, z and w axes, the others unperiodic.
+pub(super) fn pad_period(p: [u32; 4]) -> [u32; MAX_LATTICE_DIMENSIONS] {
+    std::array::from_fn(|a| p.get(a).copied().unwrap_or(u32::MAX))
+}
+
+/// `period=64` (every axis) or `period=[64, 32]` (x, y; the rest unperiodic;
+/// up to [`MAX_LATTICE_DIMENSIONS`] axes).
+pub(super) fn period(r: &Reader<'_>) -> Result<Option<[u32; MAX_LATTICE_DIMENSIONS]>, RecipeError> {
     let Some(p) = param(r.call, "period") else {
         return Ok(None);
     };
     let max = u64::from(u32::MAX - 1);
     match &p.value {
         Val::List(items) => {
-            if items.is_empty() || items.len() > 4 {
+            if items.is_empty() || items.len() > MAX_LATTICE_DIMENSIONS {
                 return Err(RecipeError::at(
                     r.text,
                     p.value_at,
-                    "period lists 1 to 4 axes (x, y, z, w)",
+                    format!("period lists 1 to {MAX_LATTICE_DIMENSIONS} axes (x, y, z, w, …)"),
                 ));
             }
-            let mut out = [u32::MAX; 4];
+            let mut out = [u32::MAX; MAX_LATTICE_DIMENSIONS];
             for (o, (at, v)) in out.iter_mut().zip(items) {
                 *o = r.integer_at(*at, v, "a period", max)? as u32;
             }
             Ok(Some(out))
         }
         v => Ok(Some(
-            [r.integer_at(p.value_at, v, "period", max)? as u32; 4],
+            [r.integer_at(p.value_at, v, "period", max)? as u32; MAX_LATTICE_DIMENSIONS],
         )),
     }
 }
