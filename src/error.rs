@@ -93,8 +93,9 @@ pub enum Error {
     },
     /// A call given a number of coordinates its source does not compute
     /// (0; more than [`crate::MAX_LATTICE_DIMENSIONS`] for Perlin and
-    /// Value; more than 4 for Ken's permutation mode, the operators, warp
-    /// and custom sources; more than [`crate::MAX_SIMPLEX_DIMENSIONS`]).
+    /// Value; more than 4 for Ken's permutation mode and custom sources;
+    /// more than [`crate::MAX_SIMPLEX_DIMENSIONS`]; fractals, operators and
+    /// warps compute what all their inputs do).
     InvalidDimension(usize),
     /// A period asked of [`crate::Simplex`]: its skewed lattice does not
     /// tile an axis-aligned box, so it cannot repeat along the axes.
@@ -213,9 +214,9 @@ impl fmt::Display for Error {
             Error::InvalidDimension(d) => write!(
                 f,
                 "noise in {d} dimensions is not computed by this source: Perlin and Value \
-                 noise (and fractals over them) take 1 to {} coordinates per point, Simplex \
-                 noise 1 to {}; Ken's permutation mode, the operators, warp and custom \
-                 sources 1 to 4",
+                 noise take 1 to {} coordinates per point, Simplex noise 1 to {}, Ken's \
+                 permutation mode and custom sources 1 to 4; fractals, operators and warps \
+                 take what all their inputs do",
                 crate::MAX_LATTICE_DIMENSIONS,
                 crate::MAX_SIMPLEX_DIMENSIONS
             ),

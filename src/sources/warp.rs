@@ -20,17 +20,98 @@
 //! for the source, so there is no row path). Every level, thread count and
 //! window split gives the same bits.
 
-use crate::field::{Field, GradField, GridAxis, PointPack, canonical, fill_rows_by_points};
+use crate::field::{
+    Field, GradField, GridAxis, LaneSlices, PointPack, canonical, fill_rows_by_points,
+};
 use crate::kernel::{Dims, Noise};
-use crate::simd::Simd;
+use crate::simd::scalar::Scalar;
+use crate::simd::{MAX_LANES, Simd};
+use crate::sources::ops::{load_rows, store_rows};
 use crate::{Error, Level, Source};
 
 /// Most iterations a [`Warp`] runs.
 pub const MAX_WARP_ITERATIONS: u32 = 8;
 
 /// The offset of axis `a`'s warp sample, on every coordinate axis (exact
-/// in `f32`: multiples of 1/256, not whole cells).
-const AXIS_OFFSETS: [f64; 4] = [0.0, 41.375, 83.906_25, 125.125];
+/// in `f32`: multiples of 1/256, none a whole number of cells, no two
+/// alike in their fractions; from axis 4 on, steps of 41 + 93/256).
+#[rustfmt::skip]
+const AXIS_OFFSETS: [f64; crate::MAX_DIMENSIONS] = [
+    0.0,
+    41.375,
+    83.90625,
+    125.125,
+    166.48828125,
+    207.8515625,
+    249.21484375,
+    290.578125,
+    331.94140625,
+    373.3046875,
+    414.66796875,
+    456.03125,
+    497.39453125,
+    538.7578125,
+    580.12109375,
+    621.484375,
+    662.84765625,
+    704.2109375,
+    745.57421875,
+    786.9375,
+    828.30078125,
+    869.6640625,
+    911.02734375,
+    952.390625,
+    993.75390625,
+    1035.1171875,
+    1076.48046875,
+    1117.84375,
+    1159.20703125,
+    1200.5703125,
+    1241.93359375,
+    1283.296875,
+];
+
+/// Lanes of `f64` coordinates (5 dimensions and more).
+type Lanes = Vec<[f64; MAX_LANES]>;
+
+/// The pack's coordinates in `f64`, lane by lane (`f32` lanes widened
+/// exactly): in 5 dimensions and more the warp displaces in `f64` for
+/// `fill` and `fill_f64` alike, as the fractals scale their octaves there.
+fn lanes_f64(c: LaneSlices<'_>) -> Lanes {
+    match c {
+        LaneSlices::F32(c) => c.iter().map(|a| a.map(f64::from)).collect(),
+        LaneSlices::F64(c) => c.to_vec(),
+    }
+}
+
+/// Axis `a`'s warp sample of the lanes `at` into `sample` (`at` itself on
+/// axis 0; else `at + offset`, kept finite), the first `lanes` of each axis.
+fn sample_of(at: &[[f64; MAX_LANES]], a: usize, lanes: usize, sample: &mut [[f64; MAX_LANES]]) {
+    for (sample, at) in sample.iter_mut().zip(at) {
+        for (v, &c) in sample[..lanes].iter_mut().zip(&at[..lanes]) {
+            *v = match a {
+                0 => c,
+                _ => (c + AXIS_OFFSETS[a]).clamp(-f64::MAX, f64::MAX),
+            };
+        }
+    }
+}
+
+/// `c` displaced by `amplitude · by` into `at` (the product of two `f32`s
+/// is exact in `f64`; kept finite), lane by lane.
+fn displace(
+    c: &[[f64; MAX_LANES]],
+    amplitude: f32,
+    by: &[[f32; MAX_LANES]],
+    lanes: usize,
+    at: &mut [[f64; MAX_LANES]],
+) {
+    for ((at, c), by) in at.iter_mut().zip(c).zip(by) {
+        for i in 0..lanes {
+            at[i] = (c[i] + f64::from(amplitude) * f64::from(by[i])).clamp(-f64::MAX, f64::MAX);
+        }
+    }
+}
 
 /// A source sampled at coordinates displaced by a warp field.
 ///
@@ -194,6 +275,25 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
         self.source.eval(&r.0, s, &at, period_scale)
     }
 
+    /// [`Field::eval`]'s iterations with the dimension a value, the
+    /// coordinates lane by lane in `f64` ([`lanes_f64`]).
+    fn eval_nd<S: Simd>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+    ) -> S::F {
+        if self.error.is_some() {
+            return s.splat(f32::NAN);
+        }
+        self.warped_nd(r, s, &lanes_f64(c), period_scale)
+    }
+
+    fn max_dimension(&self) -> usize {
+        self.source.max_dimension().min(self.warp.max_dimension())
+    }
+
     fn run_level(&self) -> Level {
         self.level
     }
@@ -241,6 +341,128 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
     }
 
     crate::sources::dynamic::erased_runs!();
+}
+
+impl<N: Source, W: Source> Warp<N, W> {
+    /// The warped source at the lanes `c` (5 dimensions and more).
+    fn warped_nd<S: Simd>(
+        &self,
+        r: &<Self as Field>::Ready<'_, S>,
+        s: S,
+        c: &[[f64; MAX_LANES]],
+        period_scale: u64,
+    ) -> S::F {
+        let (d, lanes) = (c.len(), S::LANES);
+        let mut at = c.to_vec();
+        let mut sample = c.to_vec();
+        let mut by = vec![[0.0f32; MAX_LANES]; d];
+        for _ in 0..self.iterations {
+            for (a, by) in by.iter_mut().enumerate() {
+                sample_of(&at, a, lanes, &mut sample);
+                let w = self
+                    .warp
+                    .eval_nd(&r.1, s, LaneSlices::F64(&sample), period_scale);
+                s.store(w, &mut by[..lanes]);
+            }
+            displace(c, self.amplitude, &by, lanes, &mut at);
+        }
+        self.source
+            .eval_nd(&r.0, s, LaneSlices::F64(&at), period_scale)
+    }
+}
+
+impl<N: Source + GradField, W: Source + GradField> Warp<N, W> {
+    /// [`GradField::eval_grad`]'s chain rule with the dimension a value:
+    /// the fields at this level, the chain rule lane by lane
+    /// ([`chain_row`], [`chained`]: one copy, not one per level).
+    #[allow(clippy::needless_range_loop)] // rows of `by` and the Jacobian
+    fn warped_grad_nd<S: Simd>(
+        &self,
+        r: &<Self as Field>::Ready<'_, S>,
+        s: S,
+        c: &[[f64; MAX_LANES]],
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        let (d, lanes) = (c.len(), S::LANES);
+        let mut at = c.to_vec();
+        let mut sample = c.to_vec();
+        let mut by = vec![[0.0f32; MAX_LANES]; d];
+        let mut jacobian = vec![[0.0f32; MAX_LANES]; d * d];
+        let mut dw = vec![s.splat(0.0); d];
+        for k in 0..self.iterations {
+            let mut next = jacobian.clone();
+            for a in 0..d {
+                sample_of(&at, a, lanes, &mut sample);
+                let w = self.warp.eval_grad_nd(
+                    &r.1,
+                    s,
+                    LaneSlices::F64(&sample),
+                    period_scale,
+                    &mut dw,
+                );
+                s.store(w, &mut by[a][..lanes]);
+                let dw = store_rows(s, &dw);
+                chain_row(k == 0, a, lanes, self.amplitude, &dw, &jacobian, &mut next);
+            }
+            jacobian = next;
+            displace(c, self.amplitude, &by, lanes, &mut at);
+        }
+        let v = self
+            .source
+            .eval_grad_nd(&r.0, s, LaneSlices::F64(&at), period_scale, grad);
+        let mut g = store_rows(s, grad);
+        chained(lanes, &mut g, &jacobian);
+        load_rows(s, &g, grad);
+        v
+    }
+}
+
+/// Row `a` of the next Jacobian (`next[a · d + j]`, `d = dw.len()`): the
+/// chain `amplitude · Σₘ dw[m] · jacobian[m][j]` (`dw[j]` itself on the
+/// first iteration, where the Jacobian is the identity), plus 1 on the
+/// diagonal; lane by lane.
+#[allow(clippy::needless_range_loop)] // d×d matrices
+fn chain_row(
+    first: bool,
+    a: usize,
+    lanes: usize,
+    amplitude: f32,
+    dw: &[[f32; MAX_LANES]],
+    jacobian: &[[f32; MAX_LANES]],
+    next: &mut [[f32; MAX_LANES]],
+) {
+    let d = dw.len();
+    for j in 0..d {
+        for i in 0..lanes {
+            let mut chain = dw[j][i];
+            if !first {
+                chain = dw[0][i] * jacobian[j][i];
+                for m in 1..d {
+                    chain += dw[m][i] * jacobian[m * d + j][i];
+                }
+            }
+            let moved = amplitude * chain;
+            next[a * d + j][i] = if a == j { 1.0 + moved } else { moved };
+        }
+    }
+}
+
+/// The source's derivatives `g` (per axis of its point) as derivatives
+/// along the warp's input: `Σₐ g[a] · jacobian[a][j]`, lane by lane.
+#[allow(clippy::needless_range_loop)] // d×d matrices
+fn chained(lanes: usize, g: &mut [[f32; MAX_LANES]], jacobian: &[[f32; MAX_LANES]]) {
+    let d = g.len();
+    let df = g.to_vec();
+    for j in 0..d {
+        for i in 0..lanes {
+            let mut v = df[0][i] * jacobian[j][i];
+            for a in 1..d {
+                v += df[a][i] * jacobian[a * d + j][i];
+            }
+            g[j][i] = canonical(Scalar, v);
+        }
+    }
 }
 
 impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
@@ -319,5 +541,20 @@ impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
             grad[j] = canonical(s, g);
         }
         (v, grad)
+    }
+
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        if self.error.is_some() {
+            grad.fill(s.splat(f32::NAN));
+            return s.splat(f32::NAN);
+        }
+        self.warped_grad_nd(r, s, &lanes_f64(c), period_scale, grad)
     }
 }

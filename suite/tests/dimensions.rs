@@ -457,9 +457,9 @@ fn what_is_not_computed_is_a_typed_error() {
     // Ken's permutation mode is defined in 1D–4D only.
     refuse(DynSource::new(Perlin::reference()), 5);
     refuse(DynSource::new(Fbm::new(Value::permuted(3))), 6);
-    // Operators: not yet beyond 4D.
+    // A permutation-mode input makes its operator 1D–4D too.
     refuse(
-        DynSource::new(Combine::add(Perlin::new(1), Perlin::new(2))),
+        DynSource::new(Combine::add(Perlin::new(1), Perlin::reference())),
         5,
     );
     // Past the lattice's and the crate's limits.
@@ -912,4 +912,189 @@ fn grids_with_the_dimension_a_value_are_the_typed_grids() {
     let ridged = DynSource::new(noisefield::Ridged::new(Perlin::new(1)));
     let mut gs: Vec<&mut [f32]> = grads.iter_mut().take(6).map(Vec::as_mut_slice).collect();
     assert!(ridged.fill_grid_grad_dyn(&g, &mut out, &mut gs).is_err());
+}
+
+/// The offsets of the warp's samples per axis, as the docs give them:
+/// 0, 41.375, 83.90625, 125.125, then steps of 41 + 93/256.
+fn warp_offset(a: usize) -> f64 {
+    match a {
+        0..4 => [0.0, 41.375, 83.906_25, 125.125][a],
+        _ => 125.125 + (a - 3) as f64 * (41.0 + 93.0 / 256.0),
+    }
+}
+
+/// Operators, warp and recipes in 5 dimensions and more: the definitions
+/// (sums, maps, the warp's displaced samples, from the inputs' own
+/// values), every level equal to Scalar on adversarial inputs, one point
+/// equal to the batch, recipes equal to the static graphs, derivatives
+/// against central differences, and the dimensions each input computes.
+#[test]
+#[allow(clippy::needless_range_loop)] // per-axis outputs side by side
+fn operators_warp_and_recipes_in_many_dimensions() {
+    use noisefield::{Blend, Map, Simplex, Warp};
+    let n = if emulated() { 48 } else { 300 };
+    let (a, b) = (Perlin::new(1), Value::new(2));
+    for dims in [5, 7] {
+        let c = points(dims, n, 30.0);
+        let wide: Vec<Vec<f64>> = c
+            .iter()
+            .map(|a| a.iter().map(|&v| f64::from(v)).collect())
+            .collect();
+        let fa = fill_dyn(&DynSource::new(a.clone()), &c);
+        let fb = fill_dyn(&DynSource::new(b.clone()), &c);
+        // Sums, products and maps of the inputs' own values.
+        let sum = fill_dyn(&DynSource::new(Combine::add(a.clone(), b.clone())), &c);
+        let want: Vec<f32> = fa.iter().zip(&fb).map(|(x, y)| x + y).collect();
+        assert_eq!(bits(&sum), bits(&want), "{dims}D add");
+        let product = fill_dyn(&DynSource::new(Combine::multiply(a.clone(), b.clone())), &c);
+        let want: Vec<f32> = fa.iter().zip(&fb).map(|(x, y)| x * y).collect();
+        assert_eq!(bits(&product), bits(&want), "{dims}D multiply");
+        let low = fill_dyn(&DynSource::new(Combine::min(a.clone(), b.clone())), &c);
+        let want: Vec<f32> = fa
+            .iter()
+            .zip(&fb)
+            .map(|(&x, &y)| if x < y { x } else { y })
+            .collect();
+        assert_eq!(bits(&low), bits(&want), "{dims}D min");
+        let mapped = fill_dyn(&DynSource::new(Map::scale_bias(a.clone(), 3.0, -0.5)), &c);
+        let want: Vec<f32> = fa.iter().map(|x| x * 3.0 + -0.5).collect();
+        assert_eq!(bits(&mapped), bits(&want), "{dims}D scale_bias");
+        // The warp: each axis displaced by the warp field at the point
+        // plus that axis's offset on every coordinate (f64 points).
+        let warp = Warp::new(a.clone(), b.clone()).amplitude(0.75);
+        let mut got = vec![0.0f32; n];
+        DynSource::new(warp.clone())
+            .fill_f64_dyn(&slices(&wide), &mut got)
+            .unwrap();
+        let mut at = wide.clone();
+        for (axis, at) in at.iter_mut().enumerate() {
+            let moved: Vec<Vec<f64>> = wide
+                .iter()
+                .map(|v| v.iter().map(|x| x + warp_offset(axis)).collect())
+                .collect();
+            let mut w = vec![0.0f32; n];
+            DynSource::new(b.clone())
+                .fill_f64_dyn(&slices(&moved), &mut w)
+                .unwrap();
+            for (x, w) in at.iter_mut().zip(&w) {
+                *x += 0.75 * f64::from(*w);
+            }
+        }
+        let mut want = vec![0.0f32; n];
+        DynSource::new(a.clone())
+            .fill_f64_dyn(&slices(&at), &mut want)
+            .unwrap();
+        assert_eq!(bits(&got), bits(&want), "{dims}D warp");
+    }
+    // Every level equals Scalar, on adversarial inputs; one point equals
+    // the batch; the recipe equals the static graph.
+    let graphs: Vec<(&str, DynSource)> = vec![
+        (
+            "add(perlin(seed=1), scale_bias(value(seed=2), scale=0.5, bias=0.25))",
+            DynSource::differentiable(Combine::add(
+                Perlin::new(1),
+                Map::scale_bias(Value::new(2), 0.5, 0.25),
+            )),
+        ),
+        (
+            "blend(perlin(seed=1), simplex(seed=3), fbm(value(seed=4), octaves=2))",
+            DynSource::differentiable(Blend::new(
+                Perlin::new(1),
+                Simplex::new(3),
+                Fbm::new(Value::new(4)).octaves(2),
+            )),
+        ),
+        (
+            "warp(fbm(perlin(seed=5), octaves=3), perlin(seed=6), amplitude=2, iterations=2)",
+            DynSource::differentiable(
+                Warp::new(Fbm::new(Perlin::new(5)).octaves(3), Perlin::new(6))
+                    .amplitude(2.0)
+                    .iterations(2),
+            ),
+        ),
+        (
+            "max(terrace(simplex(seed=7), points=[-1, 0, 1]), abs(value(seed=8)))",
+            DynSource::differentiable(Combine::max(
+                Map::terrace(Simplex::new(7), &[-1.0, 0.0, 1.0]),
+                Map::abs(Value::new(8)),
+            )),
+        ),
+    ];
+    let t = adversarial();
+    for dims in [5, 6, 8] {
+        let c: Vec<Vec<f32>> = (0..dims)
+            .map(|k| {
+                (0..t.len() * 2)
+                    .map(|i| t[(i * (k + 3) + k) % t.len()])
+                    .collect()
+            })
+            .collect();
+        for (text, graph) in &graphs {
+            let recipe: Recipe = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            let scalar = fill_dyn(&graph.clone().with_level(Level::Scalar).unwrap(), &c);
+            assert_eq!(
+                bits(&fill_dyn(&recipe.source(), &c)),
+                bits(&scalar),
+                "{text}"
+            );
+            for level in levels() {
+                let got = fill_dyn(&graph.clone().with_level(level).unwrap(), &c);
+                assert_eq!(bits(&got), bits(&scalar), "{text} {dims}D {level:?}");
+            }
+            for i in (0..c[0].len()).step_by(7) {
+                let p: Vec<f32> = c.iter().map(|a| a[i]).collect();
+                let one = graph.noise_dyn(&p).unwrap();
+                assert_eq!(one.to_bits(), scalar[i].to_bits(), "{text} point {i}");
+            }
+        }
+    }
+    // Derivatives: the values' bits, and central differences (f64 points).
+    let h = 1e-3;
+    for (text, graph) in &graphs {
+        let dims = 6;
+        let c = points(dims, 64, 5.0);
+        let mut out = vec![0.0f32; 64];
+        let mut grads = vec![vec![0.0f32; 64]; dims];
+        let mut g: Vec<&mut [f32]> = grads.iter_mut().map(Vec::as_mut_slice).collect();
+        graph.fill_grad_dyn(&slices(&c), &mut out, &mut g).unwrap();
+        assert_eq!(bits(&out), bits(&fill_dyn(graph, &c)), "{text}");
+        let (mut worst, mut close) = (0.0f64, 0usize);
+        for axis in 0..dims {
+            let at = |d: f64| {
+                let moved: Vec<Vec<f64>> = (0..dims)
+                    .map(|k| {
+                        c[k].iter()
+                            .map(|&v| f64::from(v) + if k == axis { d } else { 0.0 })
+                            .collect()
+                    })
+                    .collect();
+                let mut v = vec![0.0f32; 64];
+                graph.fill_f64_dyn(&slices(&moved), &mut v).unwrap();
+                v
+            };
+            let (up, down) = (at(h), at(-h));
+            for i in 0..64 {
+                let fd = (f64::from(up[i]) - f64::from(down[i])) / (2.0 * h);
+                let e = (fd - f64::from(grads[axis][i])).abs() / (1.0 + fd.abs());
+                worst = worst.max(e);
+                close += usize::from(e < 2e-2);
+            }
+        }
+        // Terrace, abs and max have kinks: a point within h of one may
+        // differ there (a wrong rule would miss at most points).
+        if text.starts_with("max") {
+            assert!(close >= 64 * dims * 9 / 10, "{text}: {close} close");
+        } else {
+            assert!(worst < 2e-2, "{text}: worst relative error {worst}");
+        }
+    }
+    // Each combinator computes the dimensions all its inputs do.
+    let lattice_and_simplex = DynSource::new(Combine::add(Perlin::new(1), Simplex::new(2)));
+    assert_eq!(
+        lattice_and_simplex.noise_dyn(&[0.5; 17]),
+        Err(Error::InvalidDimension(17))
+    );
+    assert!(lattice_and_simplex.noise_dyn(&[0.5; 16]).is_ok());
+    let simplexes = DynSource::new(Warp::new(Simplex::new(1), Simplex::new(2)));
+    assert!(simplexes.noise_dyn(&[0.5; 32]).unwrap().abs() <= 1.0 + 1e-5);
 }

@@ -2,9 +2,10 @@
 //! smoothstep), with the weight, its slope and the bounds of the mix.
 
 use super::rows::{How, Rows, in_blocks};
-use super::{clamp, finite, invalid, shared_period};
-use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
+use super::{clamp, finite, invalid, load_rows, shared_period, store_one, store_rows};
+use crate::field::{Field, GradField, GridAxis, LaneSlices, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
+use crate::simd::scalar::Scalar;
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
@@ -47,6 +48,28 @@ fn mix<S: Simd>(s: S, t: S::F, a: S::F, b: S::F) -> S::F {
 }
 
 #[cfg_attr(not(debug_assertions), inline(always))]
+/// [`Field::eval_nd`]'s and [`GradField::eval_grad_nd`]'s rules, lane by
+/// lane through [`Scalar`] (one copy, not one per level): `a` becomes the
+/// blend of `a` and `b` by `control` (`[b, control]`), `ga` its
+/// derivatives (from `[gb, gc]`; none for values alone).
+fn blend_lanes(
+    w: Weight,
+    a: &mut [f32],
+    [b, control]: [&[f32]; 2],
+    ga: &mut [[f32; MAX_LANES]],
+    [gb, gc]: [&[[f32; MAX_LANES]]; 2],
+) {
+    let sc = Scalar;
+    for (i, a) in a.iter_mut().enumerate() {
+        let t = blend_weight(sc, w, control[i]);
+        let k = (b[i] - *a) * weight_slope_pack(sc, w, control[i]);
+        for (ga, (gb, gc)) in ga.iter_mut().zip(gb.iter().zip(gc)) {
+            ga[i] = canonical(sc, mix(sc, t, ga[i], gb[i]) + k * gc[i]);
+        }
+        *a = canonical(sc, mix(sc, t, *a, b[i]));
+    }
+}
+
 pub(super) fn blend_pack<S: Simd>(s: S, w: Weight, a: S::F, b: S::F, c: S::F) -> S::F {
     mix(s, blend_weight(s, w, c), a, b)
 }
@@ -215,6 +238,29 @@ impl<A: Source, B: Source, C: Source> Field for Blend<A, B, C> {
         canonical(s, blend_pack(s, self.weight, a, b, control))
     }
 
+    fn eval_nd<S: Simd>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+    ) -> S::F {
+        if self.error.is_some() {
+            return s.splat(f32::NAN);
+        }
+        let mut a = store_one(s, self.a.eval_nd(&r.0, s, c, period_scale));
+        let b = store_one(s, self.b.eval_nd(&r.1, s, c, period_scale));
+        let control = store_one(s, self.control.eval_nd(&r.2, s, c, period_scale));
+        let inputs = [&b[..S::LANES], &control[..S::LANES]];
+        blend_lanes(self.weight, &mut a[..S::LANES], inputs, &mut [], [&[], &[]]);
+        s.load(&a[..S::LANES])
+    }
+
+    fn max_dimension(&self) -> usize {
+        let ab = self.a.max_dimension().min(self.b.max_dimension());
+        ab.min(self.control.max_dimension())
+    }
+
     fn run_level(&self) -> Level {
         self.level
     }
@@ -343,5 +389,35 @@ impl<A: Source + GradField, B: Source + GradField, C: Source + GradField> GradFi
             grad[j] = canonical(s, mix(s, t, da[j], db[j]) + k * dc[j]);
         }
         (canonical(s, mix(s, t, a, b)), grad)
+    }
+
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        if self.error.is_some() {
+            grad.fill(s.splat(f32::NAN));
+            return s.splat(f32::NAN);
+        }
+        let (mut db, mut dc) = (
+            vec![s.splat(0.0); grad.len()],
+            vec![s.splat(0.0); grad.len()],
+        );
+        let mut a = store_one(s, self.a.eval_grad_nd(&r.0, s, c, period_scale, grad));
+        let b = store_one(s, self.b.eval_grad_nd(&r.1, s, c, period_scale, &mut db));
+        let control = store_one(
+            s,
+            self.control.eval_grad_nd(&r.2, s, c, period_scale, &mut dc),
+        );
+        let mut ga = store_rows(s, grad);
+        let inputs = [&b[..S::LANES], &control[..S::LANES]];
+        let (gb, gc) = (store_rows(s, &db), store_rows(s, &dc));
+        blend_lanes(self.weight, &mut a[..S::LANES], inputs, &mut ga, [&gb, &gc]);
+        load_rows(s, &ga, grad);
+        s.load(&a[..S::LANES])
     }
 }

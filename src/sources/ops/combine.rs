@@ -2,9 +2,10 @@
 //! max), with its gradient rules.
 
 use super::rows::{How, Rows, in_blocks};
-use super::shared_period;
-use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
+use super::{load_rows, shared_period, store_one, store_rows};
+use crate::field::{Field, GradField, GridAxis, LaneSlices, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
+use crate::simd::scalar::Scalar;
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
@@ -116,6 +117,23 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
         canonical(s, combine_pack(s, self.op, a, b))
     }
 
+    fn eval_nd<S: Simd>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+    ) -> S::F {
+        let mut a = store_one(s, self.a.eval_nd(&r.0, s, c, period_scale));
+        let b = store_one(s, self.b.eval_nd(&r.1, s, c, period_scale));
+        combine_lanes(self.op, &mut a[..S::LANES], &b, &mut [], &[]);
+        s.load(&a[..S::LANES])
+    }
+
+    fn max_dimension(&self) -> usize {
+        self.a.max_dimension().min(self.b.max_dimension())
+    }
+
     fn run_level(&self) -> Level {
         self.level
     }
@@ -204,6 +222,41 @@ fn taken<S: Simd, const D: usize>(
     da: &[S::F; D],
     db: &[S::F; D],
 ) -> [S::F; D] {
+    let mut out = *db;
+    take(s, op, a, b, da, &mut out);
+    out
+}
+
+/// [`Field::eval_nd`]'s and [`GradField::eval_grad_nd`]'s rules, lane by
+/// lane through [`Scalar`] (one copy, not one per level): `a` becomes the
+/// result, `ga` its derivatives (none for values alone).
+fn combine_lanes(
+    op: CombineOp,
+    a: &mut [f32],
+    b: &[f32],
+    ga: &mut [[f32; MAX_LANES]],
+    gb: &[[f32; MAX_LANES]],
+) {
+    let sc = Scalar;
+    for (i, (a, &b)) in a.iter_mut().zip(b).enumerate() {
+        for (ga, gb) in ga.iter_mut().zip(gb) {
+            let g = match op {
+                CombineOp::Add => ga[i] + gb[i],
+                CombineOp::Multiply => ga[i] * b + *a * gb[i],
+                CombineOp::Min if *a < b => ga[i],
+                CombineOp::Max if *a > b => ga[i],
+                CombineOp::Min | CombineOp::Max => gb[i],
+            };
+            ga[i] = canonical(sc, g);
+        }
+        *a = canonical(sc, combine_pack(sc, op, *a, b));
+    }
+}
+
+/// [`taken`] over slices: `db[j]` becomes `da[j]` in the lanes `min` or
+/// `max` takes from `a`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn take<S: Simd>(s: S, op: CombineOp, a: S::F, b: S::F, da: &[S::F], db: &mut [S::F]) {
     let (mut la, mut lb) = ([0.0f32; MAX_LANES], [0.0f32; MAX_LANES]);
     s.store(a, &mut la[..S::LANES]);
     s.store(b, &mut lb[..S::LANES]);
@@ -214,8 +267,7 @@ fn taken<S: Simd, const D: usize>(
             _ => la[i] > lb[i],
         };
     }
-    let mut out = *db;
-    for (o, (da, db)) in out.iter_mut().zip(da.iter().zip(db)) {
+    for (db, da) in db.iter_mut().zip(da) {
         s.store(*da, &mut la[..S::LANES]);
         s.store(*db, &mut lb[..S::LANES]);
         for i in 0..S::LANES {
@@ -223,9 +275,8 @@ fn taken<S: Simd, const D: usize>(
                 lb[i] = la[i];
             }
         }
-        *o = s.load(&lb[..S::LANES]);
+        *db = s.load(&lb[..S::LANES]);
     }
-    out
 }
 
 impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
@@ -275,5 +326,30 @@ impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
             *g = canonical(s, *g);
         }
         (canonical(s, combine_pack(s, self.op, a, b)), grad)
+    }
+
+    /// [`GradField::eval_grad`]'s rules with the dimension a value, lane
+    /// by lane ([`combine_lanes`]).
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        r: &Self::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        let mut db = vec![s.splat(0.0); grad.len()];
+        let mut a = store_one(s, self.a.eval_grad_nd(&r.0, s, c, period_scale, grad));
+        let b = store_one(s, self.b.eval_grad_nd(&r.1, s, c, period_scale, &mut db));
+        let mut ga = store_rows(s, grad);
+        combine_lanes(
+            self.op,
+            &mut a[..S::LANES],
+            &b,
+            &mut ga,
+            &store_rows(s, &db),
+        );
+        load_rows(s, &ga, grad);
+        s.load(&a[..S::LANES])
     }
 }

@@ -3,9 +3,10 @@
 //! pack of lanes and its slope for the derivatives.
 
 use super::rows::{How, Rows};
-use super::{clamp, finite, invalid};
-use crate::field::{Field, GradField, GridAxis, PointPack, canonical};
+use super::{clamp, finite, invalid, load_rows, store_one, store_rows};
+use crate::field::{Field, GradField, GridAxis, LaneSlices, PointPack, canonical};
 use crate::kernel::{Dims, Noise};
+use crate::simd::scalar::Scalar;
 use crate::simd::{MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
 
@@ -155,9 +156,25 @@ pub(super) fn map_pack<S: Simd>(s: S, op: MapOp, p: &Pieces, v: S::F) -> S::F {
     }
 }
 
+/// [`Field::eval_nd`]'s and [`GradField::eval_grad_nd`]'s rules, lane by
+/// lane through [`Scalar`] (one copy, not one per level): `v` becomes the
+/// mapped value, `g` its derivatives (none for values alone).
+fn map_lanes(op: MapOp, p: &Pieces, v: &mut [f32], g: &mut [[f32; MAX_LANES]]) {
+    let sc = Scalar;
+    for (i, v) in v.iter_mut().enumerate() {
+        if !g.is_empty() {
+            let slope = map_slope_pack(sc, op, p, *v);
+            for g in g.iter_mut() {
+                g[i] = canonical(sc, slope * g[i]);
+            }
+        }
+        *v = canonical(sc, map_pack(sc, op, p, *v));
+    }
+}
+
 /// The map of one `f32` (the same operations through the scalar backend).
 fn map_one(op: MapOp, p: &Pieces, v: f32) -> f32 {
-    map_pack(crate::simd::scalar::Scalar, op, p, v)
+    map_pack(Scalar, op, p, v)
 }
 
 /// The piece `[xᵢ, xᵢ₊₁)` of a terrace or curve that holds `v`, if any
@@ -421,6 +438,25 @@ impl<N: Source> Field for Map<N> {
         canonical(s, map_pack(s, self.op, &self.pieces, v))
     }
 
+    fn eval_nd<S: Simd>(
+        &self,
+        r: &N::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+    ) -> S::F {
+        if self.error.is_some() {
+            return s.splat(f32::NAN);
+        }
+        let mut v = store_one(s, self.source.eval_nd(r, s, c, period_scale));
+        map_lanes(self.op, &self.pieces, &mut v[..S::LANES], &mut []);
+        s.load(&v[..S::LANES])
+    }
+
+    fn max_dimension(&self) -> usize {
+        self.source.max_dimension()
+    }
+
     fn run_level(&self) -> Level {
         self.level
     }
@@ -529,5 +565,24 @@ impl<N: Source + GradField> GradField for Map<N> {
             *g = canonical(s, slope * *g);
         }
         (canonical(s, map_pack(s, self.op, &self.pieces, v)), grad)
+    }
+
+    fn eval_grad_nd<S: Simd>(
+        &self,
+        r: &N::Ready<'_, S>,
+        s: S,
+        c: LaneSlices<'_>,
+        period_scale: u64,
+        grad: &mut [S::F],
+    ) -> S::F {
+        if self.error.is_some() {
+            grad.fill(s.splat(f32::NAN));
+            return s.splat(f32::NAN);
+        }
+        let mut v = store_one(s, self.source.eval_grad_nd(r, s, c, period_scale, grad));
+        let mut g = store_rows(s, grad);
+        map_lanes(self.op, &self.pieces, &mut v[..S::LANES], &mut g);
+        load_rows(s, &g, grad);
+        s.load(&v[..S::LANES])
     }
 }

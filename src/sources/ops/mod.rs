@@ -45,7 +45,7 @@ pub use combine::Combine;
 pub use map::{MAX_CONTROL_POINTS, Map};
 
 use crate::Error;
-use crate::simd::Simd;
+use crate::simd::{MAX_LANES, Simd};
 
 /// `Err` for a non-finite parameter.
 fn finite(name: &'static str, value: f32) -> Result<(), Error> {
@@ -68,6 +68,36 @@ fn invalid(name: &'static str, reason: impl Into<String>) -> Error {
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn clamp<S: Simd>(s: S, v: S::F, lo: f32, hi: f32) -> S::F {
     s.max(s.splat(lo), s.min(s.splat(hi), v))
+}
+
+/// Lane arrays of `S::F` rows: every row's first `S::LANES` values.
+pub(super) type LaneRows = Vec<[f32; MAX_LANES]>;
+
+/// The lanes of each of `rows` (how an operator in 5 dimensions and more
+/// hands its inputs' values and derivatives to its rules, which run lane
+/// by lane through `Scalar`: compiled once, not once per level).
+pub(super) fn store_rows<S: Simd>(s: S, rows: &[S::F]) -> LaneRows {
+    rows.iter()
+        .map(|v| {
+            let mut lanes = [0.0f32; MAX_LANES];
+            s.store(*v, &mut lanes[..S::LANES]);
+            lanes
+        })
+        .collect()
+}
+
+/// [`store_rows`] back into vectors.
+pub(super) fn load_rows<S: Simd>(s: S, lanes: &[[f32; MAX_LANES]], rows: &mut [S::F]) {
+    for (v, lanes) in rows.iter_mut().zip(lanes) {
+        *v = s.load(&lanes[..S::LANES]);
+    }
+}
+
+/// One vector's lanes.
+pub(super) fn store_one<S: Simd>(s: S, v: S::F) -> [f32; MAX_LANES] {
+    let mut lanes = [0.0f32; MAX_LANES];
+    s.store(v, &mut lanes[..S::LANES]);
+    lanes
 }
 
 /// The period shared by every input on an axis: periodic only where all
