@@ -294,3 +294,19 @@ def test_periods_on_every_axis_in_many_dimensions():
         nf.Perlin(1, period=(8,) * 33)
     with pytest.raises(ValueError, match="17 dimensions"):
         nf.Perlin(1, period=(8,) * 17)
+
+
+def test_operators_and_warps_in_many_dimensions():
+    rng = np.random.default_rng(12)
+    xs = [rng.uniform(-20, 20, 400).astype(np.float32) for _ in range(6)]
+    a, b = nf.Perlin(1).noise(*xs), nf.Value(2).noise(*xs)
+    added = nf.Recipe("add(perlin(seed=1), value(seed=2))").noise(*xs)
+    assert_bits(added, a + b)
+    warped = nf.Recipe("warp(fbm(perlin(seed=3), octaves=3), simplex(seed=4), amplitude=0.5)")
+    v = warped.noise(*xs)
+    assert v.shape == (400,) and np.std(v) > 0.05
+    value, grads = warped.noise_grad(*xs)
+    assert_bits(value, v)
+    assert len(grads) == 6
+    grid = warped.grid((3, 4, 2, 5, 6, 7), step=0.3)
+    assert grid.shape == (3, 4, 2, 5, 6, 7) and np.all(np.isfinite(grid))
