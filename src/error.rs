@@ -93,7 +93,8 @@ pub enum Error {
     },
     /// A call given a number of coordinates its source does not compute
     /// (0; more than [`crate::MAX_LATTICE_DIMENSIONS`] for Perlin and
-    /// Value; more than 4 for Ken's permutation mode and custom sources;
+    /// Value; more than 4 for Ken's permutation mode, and for custom sources
+    /// unless [`crate::CustomNoise::max_dimension`] says more;
     /// more than [`crate::MAX_SIMPLEX_DIMENSIONS`]; fractals, operators and
     /// warps compute what all their inputs do).
     InvalidDimension(usize),
@@ -215,8 +216,9 @@ impl fmt::Display for Error {
                 f,
                 "noise in {d} dimensions is not computed by this source: Perlin and Value \
                  noise take 1 to {} coordinates per point, Simplex noise 1 to {}, Ken's \
-                 permutation mode and custom sources 1 to 4; fractals, operators and warps \
-                 take what all their inputs do",
+                 permutation mode 1 to 4, custom sources 1 to 4 unless they say more \
+                 (CustomNoise::max_dimension); fractals, operators and warps take what all \
+                 their inputs do",
                 crate::MAX_LATTICE_DIMENSIONS,
                 crate::MAX_SIMPLEX_DIMENSIONS
             ),

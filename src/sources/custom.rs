@@ -18,7 +18,9 @@
 //! every level, thread and window: the promise every crate source keeps.
 
 use crate::error::check_lengths;
-use crate::field::{self, Field, GridAxis, PointPack, Points, Request, Work, canonical};
+use crate::field::{
+    self, Field, GridAxis, LaneSlices, PointPack, Points, Request, Work, canonical,
+};
 use crate::kernel::{Dims, Noise};
 use crate::simd::{MAX_LANES, Simd};
 use crate::{Error, Level};
@@ -105,13 +107,23 @@ const BATCH: usize = 4096;
 /// ```
 pub trait CustomNoise: Clone + Send + Sync + std::fmt::Debug {
     /// `out[i]` = the noise at the point whose coordinate on axis `a` is
-    /// `points[a][i]`; `points.len()` is the dimension (1..=4), every slice
-    /// has `out.len()` entries (1 to 4096). See the trait's contract.
+    /// `points[a][i]`; `points.len()` is the dimension (1 to
+    /// [`CustomNoise::max_dimension`]), every slice has `out.len()` entries
+    /// (1 to 4096). See the trait's contract.
     fn fill(&self, points: &[&[f64]], out: &mut [f32]);
     /// An interval `(lo, hi)` containing every output in `dimension` D
-    /// (1..=4) at finite inputs. Combinators derive their own bounds from
-    /// it ([`crate::Source::bounds`], `normalize`), so it must hold.
+    /// (1 to [`CustomNoise::max_dimension`]) at finite inputs. Combinators
+    /// derive their own bounds from it ([`crate::Source::bounds`],
+    /// `normalize`), so it must hold.
     fn bounds(&self, dimension: usize) -> (f32, f32);
+    /// The most dimensions `fill` computes: 4 unless the noise says more
+    /// (up to [`crate::MAX_DIMENSIONS`]; a call of more is
+    /// [`crate::Error::InvalidDimension`] before `fill` is called). In 5
+    /// dimensions and more `fill` is called once per kernel pack (32 points
+    /// at `Avx2`) rather than per 4096 points.
+    fn max_dimension(&self) -> usize {
+        4
+    }
 }
 
 /// A [`CustomNoise`] as a noisefield source: it joins every combinator
@@ -314,10 +326,25 @@ impl<U: CustomNoise> Field for Custom<U> {
             Request::D2(w) => self.work(w),
             Request::D3(w) => self.work(w),
             Request::D4(w) => self.work(w),
-            Request::Nd(w) => Err(Error::InvalidDimension(match w {
-                crate::field::WorkNd::Fill(points, _) => points.dims(),
-                crate::field::WorkNd::Grid(grid, ..) => grid.dims(),
-            })),
+            // Pack by pack ([`Field::eval_nd`]), on the erased drivers.
+            req @ Request::Nd(_) => crate::sources::dynamic::run_erased(self, req),
         }
+    }
+
+    /// One call of the user's `fill` for the pack's `S::LANES` points in
+    /// `f64` (`f32` lanes widened exactly).
+    fn eval_nd<S: Simd>(&self, _: &(), s: S, c: LaneSlices<'_>, _period_scale: u64) -> S::F {
+        let lanes: Vec<[f64; MAX_LANES]> = match c {
+            LaneSlices::F32(c) => c.iter().map(|a| a.map(f64::from)).collect(),
+            LaneSlices::F64(c) => c.to_vec(),
+        };
+        let points: Vec<&[f64]> = lanes.iter().map(|a| &a[..S::LANES]).collect();
+        let mut out = [0.0f32; MAX_LANES];
+        self.noise.fill(&points, &mut out[..S::LANES]);
+        canonical(s, s.load(&out[..S::LANES]))
+    }
+
+    fn max_dimension(&self) -> usize {
+        self.noise.max_dimension().clamp(1, crate::MAX_DIMENSIONS)
     }
 }

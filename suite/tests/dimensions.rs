@@ -1098,3 +1098,89 @@ fn operators_warp_and_recipes_in_many_dimensions() {
     let simplexes = DynSource::new(Warp::new(Simplex::new(1), Simplex::new(2)));
     assert!(simplexes.noise_dyn(&[0.5; 32]).unwrap().abs() <= 1.0 + 1e-5);
 }
+
+/// A user's noise of any dimension: `sum of cos(c[a] · (a + 1))` over its
+/// axes, in `f64`.
+#[derive(Clone, Debug)]
+struct Waves {
+    most: usize,
+}
+
+impl noisefield::CustomNoise for Waves {
+    fn fill(&self, points: &[&[f64]], out: &mut [f32]) {
+        assert!(
+            points.len() <= self.most,
+            "called with {} axes",
+            points.len()
+        );
+        for (i, v) in out.iter_mut().enumerate() {
+            let sum: f64 = points
+                .iter()
+                .enumerate()
+                .map(|(a, p)| (p[i] * (a + 1) as f64).cos())
+                .sum();
+            *v = (sum / points.len() as f64) as f32;
+        }
+    }
+    fn bounds(&self, _: usize) -> (f32, f32) {
+        (-1.0, 1.0)
+    }
+    fn max_dimension(&self) -> usize {
+        self.most
+    }
+}
+
+/// Custom sources in 5 dimensions and more where they say so: their
+/// values at every level (points, `f64` points, grids), under fractals and
+/// operators; 4 dimensions (the default) and past their own count refused.
+#[test]
+fn custom_sources_in_many_dimensions_when_they_say_so() {
+    use noisefield::Custom;
+    let waves = Custom::new(Waves { most: 9 });
+    let c = points(7, 100, 10.0);
+    let want: Vec<f32> = (0..100)
+        .map(|i| {
+            let sum: f64 = (0..7)
+                .map(|a| (f64::from(c[a][i]) * (a + 1) as f64).cos())
+                .sum();
+            (sum / 7.0) as f32
+        })
+        .collect();
+    for level in levels() {
+        let s = DynSource::new(waves.clone().with_level(level).unwrap());
+        assert_eq!(bits(&fill_dyn(&s, &c)), bits(&want), "{level:?}");
+    }
+    let p: [f32; 7] = std::array::from_fn(|a| c[a][3]);
+    assert_eq!(waves.noise(p).to_bits(), want[3].to_bits());
+    let grid = GridNd::new(&[0.5; 6], &[0.25; 6], &[3, 2, 4, 2, 3, 2]).unwrap();
+    let mut out = vec![0.0f32; 288];
+    DynSource::new(waves.clone())
+        .fill_grid_dyn(&grid, &mut out)
+        .unwrap();
+    assert!(
+        (out[0]
+            - (0.5f64.cos() + 1f64.cos() + 1.5f64.cos() + 2f64.cos() + 2.5f64.cos() + 3f64.cos())
+                as f32
+                / 6.0)
+            .abs()
+            < 1e-6
+    );
+    let fbm = DynSource::new(Fbm::new(waves.clone()).octaves(2));
+    assert_eq!(fill_dyn(&fbm, &c).len(), 100);
+    let sum = DynSource::new(Combine::add(waves.clone(), Perlin::new(1)));
+    let perlin = fill_dyn(&DynSource::new(Perlin::new(1)), &c);
+    let added: Vec<f32> = want.iter().zip(&perlin).map(|(a, b)| a + b).collect();
+    assert_eq!(bits(&fill_dyn(&sum, &c)), bits(&added));
+    // Past what the noise says, and the default of 4.
+    let ten = points(10, 4, 1.0);
+    let mut out = vec![0.0f32; 4];
+    assert_eq!(
+        DynSource::new(waves).fill_dyn(&slices(&ten), &mut out),
+        Err(Error::InvalidDimension(10))
+    );
+    let four = DynSource::new(Custom::new(Waves { most: 4 }));
+    assert_eq!(
+        four.fill_dyn(&slices(&points(5, 4, 1.0)), &mut out),
+        Err(Error::InvalidDimension(5))
+    );
+}
