@@ -220,6 +220,12 @@ fn custom_is_the_users_function_at_the_given_points() {
         let differ = f32_path.iter().zip(&want).filter(|(a, b)| a != b).count();
         assert!(differ > 4900, "{dims}D: only {differ} differ");
     }
+    // A noise that does not say it computes more is 1D–4D.
+    let src = DynSource::new(Custom::new(Hashed));
+    assert_eq!(
+        src.noise_dyn(&[0.5; 5]),
+        Err(noisefield::Error::InvalidDimension(5))
+    );
 }
 
 /// The user's code sees batches of 1 to 4096 points, every slice of the
