@@ -76,7 +76,7 @@ fn grids<const D: usize>(data: &[u8]) {
     }
     let mut perlin = Perlin::new(word(data, 17));
     if flags & 4 != 0 {
-        let period = std::array::from_fn(|a| 1 + u32::from(byte(data, 13 + a)));
+        let period: [u32; 4] = std::array::from_fn(|a| 1 + u32::from(byte(data, 13 + a)));
         perlin = perlin.with_period(period).unwrap();
     }
     let grid = Grid::<D>::new(origin, step, size);
