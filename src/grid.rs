@@ -89,19 +89,7 @@ impl GridNd {
             self.dims(),
             [("offset", offset.len()), ("size", size.len())],
         )?;
-        for axis in 0..self.dims() {
-            let fits = offset[axis]
-                .checked_add(size[axis])
-                .is_some_and(|end| end <= self.size[axis]);
-            if !fits {
-                return Err(Error::WindowOutOfBounds {
-                    axis,
-                    offset: offset[axis],
-                    size: size[axis],
-                    parent: self.size[axis],
-                });
-            }
-        }
+        fits(offset, size, &self.size)?;
         Ok(GridNd {
             offset: self.offset.iter().zip(offset).map(|(a, b)| a + b).collect(),
             size: size.to_vec(),
@@ -147,6 +135,22 @@ impl GridNd {
     }
 }
 
+/// `Err(WindowOutOfBounds)` unless the block of `size` samples from
+/// `offset` fits inside `parent` on every axis (slices of one length).
+fn fits(offset: &[usize], size: &[usize], parent: &[usize]) -> Result<(), Error> {
+    for (axis, ((&offset, &size), &parent)) in offset.iter().zip(size).zip(parent).enumerate() {
+        if offset.checked_add(size).is_none_or(|end| end > parent) {
+            return Err(Error::WindowOutOfBounds {
+                axis,
+                offset,
+                size,
+                parent,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// `Err(InvalidParameter)` for the first slice whose length is not `dims`.
 fn same_length<const N: usize>(dims: usize, lens: [(&'static str, usize); N]) -> Result<(), Error> {
     match lens.iter().find(|(_, len)| *len != dims) {
@@ -178,19 +182,7 @@ impl<const D: usize> Grid<D> {
     ///
     /// Err([`Error::WindowOutOfBounds`]) if the block does not fit inside this grid.
     pub fn window(&self, offset: [usize; D], size: [usize; D]) -> Result<Grid<D>, Error> {
-        for axis in 0..D {
-            let fits = offset[axis]
-                .checked_add(size[axis])
-                .is_some_and(|end| end <= self.size[axis]);
-            if !fits {
-                return Err(Error::WindowOutOfBounds {
-                    axis,
-                    offset: offset[axis],
-                    size: size[axis],
-                    parent: self.size[axis],
-                });
-            }
-        }
+        fits(&offset, &size, &self.size)?;
         let mut global = self.offset;
         for axis in 0..D {
             global[axis] += offset[axis];
