@@ -65,6 +65,14 @@ pub enum LaneSlices<'a> {
 }
 
 impl LaneSlices<'_> {
+    /// Every lane in `f64` (`f32` lanes widened exactly).
+    pub(crate) fn to_f64(self) -> Vec<[f64; MAX_LANES]> {
+        match self {
+            LaneSlices::F32(c) => c.iter().map(|a| a.map(f64::from)).collect(),
+            LaneSlices::F64(c) => c.to_vec(),
+        }
+    }
+
     /// The number of axes.
     pub(crate) fn dims(&self) -> usize {
         match self {

@@ -334,10 +334,7 @@ impl<U: CustomNoise> Field for Custom<U> {
     /// One call of the user's `fill` for the pack's `S::LANES` points in
     /// `f64` (`f32` lanes widened exactly).
     fn eval_nd<S: Simd>(&self, _: &(), s: S, c: LaneSlices<'_>, _period_scale: u64) -> S::F {
-        let lanes: Vec<[f64; MAX_LANES]> = match c {
-            LaneSlices::F32(c) => c.iter().map(|a| a.map(f64::from)).collect(),
-            LaneSlices::F64(c) => c.to_vec(),
-        };
+        let lanes: Vec<[f64; MAX_LANES]> = c.to_f64();
         let points: Vec<&[f64]> = lanes.iter().map(|a| &a[..S::LANES]).collect();
         let mut out = [0.0f32; MAX_LANES];
         self.noise.fill(&points, &mut out[..S::LANES]);

@@ -156,10 +156,7 @@ fn centred_lanes(
     lanes: usize,
     period: impl Fn(usize) -> Option<u64>,
 ) -> Vec<[f64; MAX_LANES]> {
-    let mut base = match c {
-        LaneSlices::F32(c) => c.iter().map(|a| a.map(f64::from)).collect(),
-        LaneSlices::F64(c) => c.to_vec(),
-    };
+    let mut base = c.to_f64();
     for (a, axis) in base.iter_mut().enumerate() {
         if let Some(period) = period(a) {
             for v in &mut axis[..lanes] {

@@ -71,19 +71,6 @@ const AXIS_OFFSETS: [f64; crate::MAX_DIMENSIONS] = [
     1283.296875,
 ];
 
-/// Lanes of `f64` coordinates (5 dimensions and more).
-type Lanes = Vec<[f64; MAX_LANES]>;
-
-/// The pack's coordinates in `f64`, lane by lane (`f32` lanes widened
-/// exactly): in 5 dimensions and more the warp displaces in `f64` for
-/// `fill` and `fill_f64` alike, as the fractals scale their octaves there.
-fn lanes_f64(c: LaneSlices<'_>) -> Lanes {
-    match c {
-        LaneSlices::F32(c) => c.iter().map(|a| a.map(f64::from)).collect(),
-        LaneSlices::F64(c) => c.to_vec(),
-    }
-}
-
 /// Axis `a`'s warp sample of the lanes `at` into `sample` (`at` itself on
 /// axis 0; else `at + offset`, kept finite), the first `lanes` of each axis.
 fn sample_of(at: &[[f64; MAX_LANES]], a: usize, lanes: usize, sample: &mut [[f64; MAX_LANES]]) {
@@ -276,7 +263,9 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
     }
 
     /// [`Field::eval`]'s iterations with the dimension a value, the
-    /// coordinates lane by lane in `f64` ([`lanes_f64`]).
+    /// coordinates lane by lane in `f64` (`f32` lanes widened: in 5
+    /// dimensions and more the warp displaces in `f64` for `fill` and
+    /// `fill_f64` alike, as the fractals scale their octaves there).
     fn eval_nd<S: Simd>(
         &self,
         r: &Self::Ready<'_, S>,
@@ -287,7 +276,7 @@ impl<N: Source, W: Source> Field for Warp<N, W> {
         if self.error.is_some() {
             return s.splat(f32::NAN);
         }
-        self.warped_nd(r, s, &lanes_f64(c), period_scale)
+        self.warped_nd(r, s, &c.to_f64(), period_scale)
     }
 
     fn max_dimension(&self) -> usize {
@@ -555,6 +544,6 @@ impl<N: Source + GradField, W: Source + GradField> GradField for Warp<N, W> {
             grad.fill(s.splat(f32::NAN));
             return s.splat(f32::NAN);
         }
-        self.warped_grad_nd(r, s, &lanes_f64(c), period_scale, grad)
+        self.warped_grad_nd(r, s, &c.to_f64(), period_scale, grad)
     }
 }

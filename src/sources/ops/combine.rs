@@ -213,20 +213,6 @@ impl<A: Source, B: Source> Field for Combine<A, B> {
 /// `da` in the lanes where `min` or `max` ([`combine_pack`]) takes `a`,
 /// `db` where it takes `b` (unordered included): the same comparison,
 /// lane by lane, so a NaN in the input not taken never reaches the result.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn taken<S: Simd, const D: usize>(
-    s: S,
-    op: CombineOp,
-    a: S::F,
-    b: S::F,
-    da: &[S::F; D],
-    db: &[S::F; D],
-) -> [S::F; D] {
-    let mut out = *db;
-    take(s, op, a, b, da, &mut out);
-    out
-}
-
 /// [`Field::eval_nd`]'s and [`GradField::eval_grad_nd`]'s rules, lane by
 /// lane through [`Scalar`] (one copy, not one per level): `a` becomes the
 /// result, `ga` its derivatives (none for values alone).
@@ -253,10 +239,15 @@ fn combine_lanes(
     }
 }
 
-/// [`taken`] over slices: `db[j]` becomes `da[j]` in the lanes `min` or
-/// `max` takes from `a`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn take<S: Simd>(s: S, op: CombineOp, a: S::F, b: S::F, da: &[S::F], db: &mut [S::F]) {
+fn taken<S: Simd, const D: usize>(
+    s: S,
+    op: CombineOp,
+    a: S::F,
+    b: S::F,
+    da: &[S::F; D],
+    db: &[S::F; D],
+) -> [S::F; D] {
     let (mut la, mut lb) = ([0.0f32; MAX_LANES], [0.0f32; MAX_LANES]);
     s.store(a, &mut la[..S::LANES]);
     s.store(b, &mut lb[..S::LANES]);
@@ -267,7 +258,8 @@ fn take<S: Simd>(s: S, op: CombineOp, a: S::F, b: S::F, da: &[S::F], db: &mut [S
             _ => la[i] > lb[i],
         };
     }
-    for (db, da) in db.iter_mut().zip(da) {
+    let mut out = *db;
+    for (o, (da, db)) in out.iter_mut().zip(da.iter().zip(db)) {
         s.store(*da, &mut la[..S::LANES]);
         s.store(*db, &mut lb[..S::LANES]);
         for i in 0..S::LANES {
@@ -275,8 +267,9 @@ fn take<S: Simd>(s: S, op: CombineOp, a: S::F, b: S::F, da: &[S::F], db: &mut [S
                 lb[i] = la[i];
             }
         }
-        *db = s.load(&lb[..S::LANES]);
+        *o = s.load(&lb[..S::LANES]);
     }
+    out
 }
 
 impl<A: Source + GradField, B: Source + GradField> GradField for Combine<A, B> {
