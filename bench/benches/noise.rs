@@ -6,7 +6,8 @@
 //! level vs `noise::Perlin::get`); `-- modes` both hash modes at every level,
 //! plain and periodic. The per-level `fillN` groups measure Ken's table
 //! (`Perlin::reference`). `-- simplex`: issue 38's simplex goals (quick-noise
-//! 0.3.0 in 2D and 3D, the noise crate's OpenSimplex in 4D, 5D to 32D).
+//! 0.3.0 in 2D and 3D, the noise crate's OpenSimplex in 4D, 5D to 32D);
+//! `-- dimensions`: `Perlin` in 3D to 12D per level (5D against 4D).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::NoiseFn;
@@ -183,6 +184,42 @@ fn simplex(c: &mut Criterion) {
             });
         }
     }
+    // Grids against the same samples as `f64` and as `f32` points (a grid
+    // is its `f64` points, bit for bit).
+    for d in [2usize, 3] {
+        let side = if d == 2 { 256 } else { 40 };
+        let grid =
+            noisefield::GridNd::new(&vec![12.3; d], &vec![1.0 / 32.0; d], &vec![side; d]).unwrap();
+        let m = side.pow(d as u32);
+        let wide: Vec<Vec<f64>> = (0..d)
+            .map(|a| {
+                (0..m)
+                    .map(|i| 12.3 + (i / side.pow(a as u32) % side) as f64 / 32.0)
+                    .collect()
+            })
+            .collect();
+        let narrow: Vec<Vec<f32>> = wide
+            .iter()
+            .map(|c| c.iter().map(|&v| v as f32).collect())
+            .collect();
+        let s = noisefield::DynSource::new(noisefield::Simplex::new(7));
+        let mut out = vec![0.0f32; m];
+        g.throughput(Throughput::Elements(m as u64));
+        g.bench_function(BenchmarkId::new(format!("grid-{d}d-{detected}"), m), |b| {
+            b.iter(|| s.fill_grid_dyn(&grid, &mut out).unwrap())
+        });
+        let refs: Vec<&[f64]> = wide.iter().map(Vec::as_slice).collect();
+        g.bench_function(
+            BenchmarkId::new(format!("f64-points-{d}d-{detected}"), m),
+            |b| b.iter(|| s.fill_f64_dyn(&refs, &mut out).unwrap()),
+        );
+        let refs: Vec<&[f32]> = narrow.iter().map(Vec::as_slice).collect();
+        g.bench_function(
+            BenchmarkId::new(format!("f32-points-{d}d-{detected}"), m),
+            |b| b.iter(|| s.fill_dyn(&refs, &mut out).unwrap()),
+        );
+    }
+    g.throughput(Throughput::Elements(n as u64));
     for d in [5usize, 6, 8, 12, 16, 24, 32] {
         let refs: Vec<&[f32]> = coords[..d].iter().map(Vec::as_slice).collect();
         let s = noisefield::DynSource::new(noisefield::Simplex::new(7));
@@ -194,5 +231,31 @@ fn simplex(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fills, goal, modes, simplex);
+/// Issue 38's N-D goal: `Perlin` (the default lattice) over 65,536 random
+/// points in ±1000 through `DynSource::fill_dyn`, 3D to 8D at every level
+/// (5D at most 2.3× the time per point of 4D), 12D at the detected level.
+fn dimensions(c: &mut Criterion) {
+    let n = 65_536;
+    let coords = random_coords(n, 12);
+    let mut out = vec![0.0f32; n];
+    let mut g = c.benchmark_group("dimensions");
+    g.throughput(Throughput::Elements(n as u64));
+    g.sample_size(20).measurement_time(Duration::from_secs(2));
+    let detected = Level::detect();
+    for level in Level::available() {
+        let p = noisefield::DynSource::new(Perlin::new(7).with_level(level).unwrap());
+        for d in [3usize, 4, 5, 6, 8, 12] {
+            if d == 12 && level != detected {
+                continue;
+            }
+            let refs: Vec<&[f32]> = coords[..d].iter().map(Vec::as_slice).collect();
+            g.bench_function(BenchmarkId::new(format!("perlin-{d}d-{level}"), n), |b| {
+                b.iter(|| p.fill_dyn(&refs, &mut out).unwrap())
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fills, goal, modes, simplex, dimensions);
 criterion_main!(benches);

@@ -23,8 +23,9 @@
 
 use super::axis::splat_part;
 use super::hash::{axis_key, finish};
-use super::{Axis, CoordinatesMode, HashModeKernel};
+use super::{Axis, CoordinatesMode, Corners, HashModeKernel};
 use crate::simd::Simd;
+use std::marker::PhantomData;
 
 /// The most dimensions `Perlin` and `Value` compute: `2^16` corners per
 /// point.
@@ -39,26 +40,24 @@ pub(crate) fn diagonal_component(dimensions: usize) -> f32 {
 
 /// One pack of lattice noise over `axes` (stage 1 of each axis; their
 /// number, 1 to [`MAX_LATTICE_DIMENSIONS`], is the dimension) with seed key
-/// `seed`: gradient noise when `sloped`, value noise otherwise. With `grad`
-/// (one register per axis; `slopes[a]` the fade's slope at axis `a`'s
-/// offset) also the derivatives, by the product rule at each blend as the
-/// 1D–4D kernels make them (`stage2::blend_grad`); the value is the same
-/// either way. `GRAD` (whether `grad` is given) is a constant: written
-/// once, compiled twice, so that the values alone carry none of the
-/// derivatives' work (with it a run-time flag, 5D values took 1.4× as long).
+/// `seed`, and its derivatives: gradient noise when `sloped`, value noise
+/// otherwise; `grad` gets one register per axis (`slopes[a]` is the fade's
+/// slope at axis `a`'s offset), made by the product rule at each blend as
+/// the 1D–4D kernels make them (`stage2::blend_grad`). Values alone take
+/// [`blend_blocks`] (4 axes and more, the same bits, much faster); fewer
+/// axes reach here only from tests.
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
+pub(crate) fn blend_nd<S: Simd>(
     s: S,
     seed: S::UP,
     axes: &[Axis<S, CoordinatesMode>],
     sloped: bool,
     slopes: &[S::F],
-    mut grad: Option<&mut [S::F]>,
+    grad: &mut [S::F],
 ) -> S::F {
     const MAX: usize = MAX_LATTICE_DIMENSIONS;
     let d = axes.len().clamp(1, MAX);
     let g = diagonal_component(d);
-    let with_grad = GRAD;
     let mut out = axes[0].t0;
     let zero = splat_part(s, 0.0);
     // Per axis: the change of key from the lower to the upper cell, the
@@ -84,19 +83,17 @@ pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
         let mut base = seed;
         let (plus, minus) = (splat_part(s, g), splat_part(s, -g));
         for (a, axis) in axes.iter().enumerate().take(d) {
-            let k0 = axis_key(s, s.u32_part(axis.c0, k), a);
-            let k1 = axis_key(s, s.u32_part(axis.c1, k), a);
+            let k0 = axis_key(s, s.u32_part_ref(&axis.c0, k), a);
+            let k1 = axis_key(s, s.u32_part_ref(&axis.c1, k), a);
             base = s.xor_u32(base, k0);
             flip[a] = s.xor_u32(k0, k1);
-            let (t0, t1) = (s.part(axis.t0, k), s.part(axis.t1, k));
+            let (t0, t1) = (s.part_ref(&axis.t0, k), s.part_ref(&axis.t1, k));
             // `t·(−g)` is the product the 3D and 4D kernels form (not
             // `0 − t·g`, which differs at t = 0 by the zero's sign).
             near[a] = [t0 * plus, t0 * minus];
             far[a] = [t1 * plus, t1 * minus];
-            fade[a] = s.part(axis.fade, k);
-            if with_grad {
-                slope[a] = s.part(slopes[a], k);
-            }
+            fade[a] = s.part_ref(&axis.fade, k);
+            slope[a] = s.part_ref(&slopes[a], k);
         }
         let mut result = zero;
         let mut v = base;
@@ -125,17 +122,13 @@ pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
                 for (a, &sign) in signs.iter().enumerate().take(d).skip(1) {
                     dot = dot + s.top2(at(a), sign);
                 }
-                if with_grad {
-                    for (dv, &sign) in value_d.iter_mut().zip(&signs).take(d) {
-                        *dv = s.top2([plus, minus], sign);
-                    }
+                for (dv, &sign) in value_d.iter_mut().zip(&signs).take(d) {
+                    *dv = s.top2([plus, minus], sign);
                 }
                 dot
             } else {
                 // A height: no slope of its own.
-                if with_grad {
-                    value_d[..d].fill(zero);
-                }
+                value_d[..d].fill(zero);
                 CoordinatesMode::height(s, h)
             };
             // Blend with the waiting halves along each axis whose bit this
@@ -143,12 +136,10 @@ pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
             let mut a = 0;
             while a < d && i >> a & 1 == 1 {
                 let diff = value - stack[a];
-                if with_grad {
-                    for (dv, &dl) in value_d.iter_mut().zip(&stack_d[a]).take(d) {
-                        *dv = dl + fade[a] * (*dv - dl);
-                    }
-                    value_d[a] = value_d[a] + slope[a] * diff;
+                for (dv, &dl) in value_d.iter_mut().zip(&stack_d[a]).take(d) {
+                    *dv = dl + fade[a] * (*dv - dl);
                 }
+                value_d[a] = value_d[a] + slope[a] * diff;
                 value = stack[a] + fade[a] * diff;
                 a += 1;
             }
@@ -156,17 +147,193 @@ pub(crate) fn blend_nd<S: Simd, const GRAD: bool>(
                 result = value;
             } else {
                 stack[a] = value;
-                if with_grad {
-                    stack_d[a][..d].copy_from_slice(&value_d[..d]);
-                }
+                stack_d[a][..d].copy_from_slice(&value_d[..d]);
             }
         }
         s.set_part(&mut out, k, s.canonical_nan(result));
-        if let Some(grad) = grad.as_deref_mut() {
-            for (dst, &dv) in grad.iter_mut().zip(&value_d).take(d) {
-                s.set_part(dst, k, s.canonical_nan(dv));
+        for (dst, &dv) in grad.iter_mut().zip(&value_d).take(d) {
+            s.set_part(dst, k, s.canonical_nan(dv));
+        }
+    }
+    out
+}
+
+/// What the 16 corners of one block read: the first four axes' offsets,
+/// fades and key changes in one part, and the upper axes' offsets chosen
+/// for this block. `K`: gradients or heights; `EXTRA`: room for the axes
+/// after axis 4 (none in 5D: then axis 4's sign is the hash's top bit).
+struct Block<S: Simd, K, const EXTRA: usize> {
+    /// `[near, far]` offset per axis.
+    t: [[S::P; 2]; 4],
+    fade: [S::P; 4],
+    flip: [S::UP; 4],
+    /// The gradient component `(g, −g)`.
+    g: [S::P; 2],
+    /// Axis 4's offset in this block, and `2^(d − 5)`: the hash times it
+    /// has axis 4's sign bit on top (not read in 5D).
+    t4: S::P,
+    lift4: S::UP,
+    /// Axes 5 and up: their offsets in this block and lifts `2^(d − 1 − a)`.
+    upper: [(S::P, S::UP); EXTRA],
+    uppers: usize,
+    kind: PhantomData<K>,
+}
+
+impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
+    /// The corner with combined key `v` at offsets `o` on the first four
+    /// axes: `gradient · offset` summed in axis order (or the height).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn corner(&self, s: S, v: S::UP, o: [S::P; 4]) -> S::P {
+        let h = finish(s, v);
+        if !K::SLOPED {
+            return CoordinatesMode::height(s, h);
+        }
+        // Axis a's sign is bit 32 − d + a: the hash times 2^(d − 1 − a)
+        // (wrapping: a shift) puts it at the top; axis 3's is axis 4's
+        // doubled, and so on down.
+        let h = s.opaque_up(h);
+        let s4 = if EXTRA == 0 {
+            h
+        } else {
+            s.mul_u32(h, self.lift4)
+        };
+        let s3 = s.add_u32(s4, s4);
+        let s2 = s.add_u32(s3, s3);
+        let s1 = s.add_u32(s2, s2);
+        let s0 = s.add_u32(s1, s1);
+        let mut dot = o[0] * s.top2(self.g, s0);
+        dot = dot + o[1] * s.top2(self.g, s1);
+        dot = dot + o[2] * s.top2(self.g, s2);
+        dot = dot + o[3] * s.top2(self.g, s3);
+        dot = dot + self.t4 * s.top2(self.g, s4);
+        if EXTRA > 0 {
+            for &(t, lift) in self.upper.iter().take(self.uppers) {
+                dot = dot + t * s.top2(self.g, s.mul_u32(h, lift));
             }
         }
+        dot
+    }
+
+    /// Corners `v` and `v ^ flip[0]` blended along x.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn edge(&self, s: S, v: S::UP, [y, z, w]: [S::P; 3]) -> S::P {
+        let [x0, x1] = self.t[0];
+        let near = self.corner(s, v, [x0, y, z, w]);
+        let far = self.corner(s, s.xor_u32(v, self.flip[0]), [x1, y, z, w]);
+        near + self.fade[0] * (far - near)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn square(&self, s: S, v: S::UP, [z, w]: [S::P; 2]) -> S::P {
+        let [y0, y1] = self.t[1];
+        let near = self.edge(s, v, [y0, z, w]);
+        let far = self.edge(s, s.xor_u32(v, self.flip[1]), [y1, z, w]);
+        near + self.fade[1] * (far - near)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn cube(&self, s: S, v: S::UP, w: S::P) -> S::P {
+        let [z0, z1] = self.t[2];
+        let near = self.square(s, v, [z0, w]);
+        let far = self.square(s, s.xor_u32(v, self.flip[2]), [z1, w]);
+        near + self.fade[2] * (far - near)
+    }
+
+    /// The 16 corners of the first four axes from combined key `v`,
+    /// blended along x, y, z, then w: corners `16j` to `16j + 15` of
+    /// [`blend_nd`]'s walk, the same operations in the same order.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn tesseract(&self, s: S, v: S::UP) -> S::P {
+        let [w0, w1] = self.t[3];
+        let near = self.cube(s, v, w0);
+        let far = self.cube(s, s.xor_u32(v, self.flip[3]), w1);
+        near + self.fade[3] * (far - near)
+    }
+}
+
+/// [`blend_nd`]'s values (no derivatives) in 5 dimensions and more, with
+/// the same bits: the 16 corners of the first four axes written out as one
+/// block ([`Block`]: every near or far choice a constant, the operands in
+/// registers), the `2^(d − 4)` blocks of the upper axes walked at run time
+/// and blended as `blend_nd` blends corners. `UPPER` is the room for axes
+/// 4 and up (1 for 5D, `MAX_LATTICE_DIMENSIONS − 4` for the rest) and
+/// `EXTRA` one less: a copy for 5D, with no loop in a corner and no
+/// array larger than it needs, and one for more.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA: usize>(
+    s: S,
+    seed: S::UP,
+    axes: &[Axis<S, CoordinatesMode>],
+) -> S::F {
+    let d = axes.len().clamp(5, 4 + UPPER);
+    let zero = splat_part(s, 0.0);
+    let g = diagonal_component(d);
+    let mut out = axes[0].t0;
+    let mut block = Block::<S, K, EXTRA> {
+        t: [[zero; 2]; 4],
+        fade: [zero; 4],
+        flip: [seed; 4],
+        g: [splat_part(s, g), splat_part(s, -g)],
+        t4: zero,
+        lift4: s.splat_u32(1 << (d - 5)),
+        upper: [(zero, seed); EXTRA],
+        uppers: d - 5,
+        kind: PhantomData,
+    };
+    for (u, upper) in block.upper.iter_mut().enumerate().take(d - 5) {
+        upper.1 = s.splat_u32(1 << (d - 6 - u));
+    }
+    // Axes 4 and up: key changes and offsets (the first four are in
+    // `block`), and the blocks waiting to be blended along each.
+    let mut flip = [seed; UPPER];
+    let mut offsets = [[zero; 2]; UPPER];
+    let mut stack = [zero; UPPER];
+    for k in 0..S::PARTS {
+        let mut v = seed;
+        for (a, axis) in axes.iter().enumerate().take(d) {
+            let k0 = axis_key(s, s.u32_part_ref(&axis.c0, k), a);
+            let k1 = axis_key(s, s.u32_part_ref(&axis.c1, k), a);
+            v = s.xor_u32(v, k0);
+            let t = [s.part_ref(&axis.t0, k), s.part_ref(&axis.t1, k)];
+            if a < 4 {
+                block.flip[a] = s.xor_u32(k0, k1);
+                block.t[a] = t;
+                block.fade[a] = s.part_ref(&axis.fade, k);
+            } else {
+                flip[a - 4] = s.xor_u32(k0, k1);
+                offsets[a - 4] = t;
+            }
+        }
+        let mut result = zero;
+        for j in 0..1usize << (d - 4) {
+            // From block j − 1 to j, the upper axes whose bit changes
+            // change key.
+            let changed = if j == 0 { 0 } else { j ^ (j - 1) };
+            for (u, &flip) in flip.iter().enumerate().take(d - 4) {
+                if changed >> u & 1 == 1 {
+                    v = s.xor_u32(v, flip);
+                }
+            }
+            block.t4 = offsets[0][j & 1];
+            for (u, upper) in block.upper.iter_mut().enumerate().take(d - 5) {
+                upper.0 = offsets[u + 1][j >> (u + 1) & 1];
+            }
+            let mut value = block.tesseract(s, v);
+            // Blend with the waiting blocks along each upper axis whose
+            // bit this block completes; otherwise wait.
+            let mut u = 0;
+            while u < d - 4 && j >> u & 1 == 1 {
+                let fade = s.part_ref(&axes[u + 4].fade, k);
+                value = stack[u] + fade * (value - stack[u]);
+                u += 1;
+            }
+            if u == d - 4 {
+                result = value;
+            } else {
+                stack[u] = value;
+            }
+        }
+        s.set_part(&mut out, k, s.canonical_nan(result));
     }
     out
 }

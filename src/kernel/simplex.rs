@@ -328,13 +328,10 @@ fn far_cells<S: Simd>(s: S, floored: S::F) -> S::U {
     s.load_u32(&cells[..S::LANES])
 }
 
-/// `floor(v) mod 2³²` of a floored `f64` (0 when not finite).
+/// `floor(v) mod 2³²` of a floored `f64` (0 when not finite), through
+/// `i64` where that is exact (the `f64` remainder is a library call).
 fn cell_of(floored: f64) -> u32 {
-    if floored.is_finite() {
-        floored.rem_euclid(4_294_967_296.0) as u32
-    } else {
-        0
-    }
+    super::period::lattice_mod(floored, 1 << 32) as u32
 }
 
 /// Stage 1 of `f64` lanes: the skew in `f64`, per lane (scalar code, the
@@ -369,7 +366,7 @@ fn skew_f64<S: Simd>(
                 continue;
             }
             let xs = (x[i] + skew).clamp(-f64::MAX, f64::MAX);
-            let floor = xs.floor();
+            let floor = super::period::floor_f64(xs);
             cells[i] = cell_of(floor);
             offsets[i] = ((xs - floor) as f32).min(ONE_BELOW);
         }

@@ -158,6 +158,12 @@ pub trait Simd: Copy {
     fn store(self, v: Self::F, dst: &mut [f32]);
     /// Part `k` (`k < PARTS`) of a pack.
     fn part(self, v: Self::F, k: usize) -> Self::P;
+    /// [`Simd::part`] of a pack in memory: one load where `k` is a run-time
+    /// value (by value, the whole pack goes to the stack first).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn part_ref(self, v: &Self::F, k: usize) -> Self::P {
+        self.part(*v, k)
+    }
     /// Replaces part `k` of a pack.
     fn set_part(self, v: &mut Self::F, k: usize, p: Self::P);
     fn floor(self, v: Self::F) -> Self::F;
@@ -189,6 +195,11 @@ pub trait Simd: Copy {
     fn store_u32(self, v: Self::U, dst: &mut [u32]);
     /// Part `k` (`k < PARTS`) of a pack of cells.
     fn u32_part(self, v: Self::U, k: usize) -> Self::UP;
+    /// [`Simd::u32_part`] of a pack in memory (see [`Simd::part_ref`]).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn u32_part_ref(self, v: &Self::U, k: usize) -> Self::UP {
+        self.u32_part(*v, k)
+    }
     /// Replaces part `k` of a pack of cells.
     fn set_u32_part(self, v: &mut Self::U, k: usize, p: Self::UP);
     fn splat_u32(self, v: u32) -> Self::UP;

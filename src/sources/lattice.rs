@@ -10,7 +10,7 @@ use crate::kernel::{
     AxisSamples, BandAxis, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByBands,
     FillRowsByCells, GradientCorners, HashModeKernel, HashModeRef, MAX_BAND_STEP,
     MAX_COEFFICIENT_STEP, MAX_LATTICE_DIMENSIONS, NaturalCells, Noise, PartsInMemory,
-    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, axis,
+    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, blend_blocks,
     blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
@@ -306,6 +306,20 @@ struct LatticePackNd<'a, K, S: Simd> {
     grad: Option<&'a mut [S::F]>,
 }
 
+impl<K: Corners + fmt::Debug, S: Simd> LatticePackNd<'_, K, S> {
+    /// Stage 1 of axis `a`: the 1D pack's.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn stage1(&self, s: S, a: usize) -> crate::kernel::Axis<S, CoordinatesMode> {
+        let fade = self.lattice.fade;
+        let period = self.lattice.period(a, self.period_scale).map(|p| [p; 4]);
+        let period = period.as_ref();
+        match self.c {
+            LaneSlices::F32(l) => f32::axis_pack(s, &l[a]).axes(s, period, fade, false)[0],
+            LaneSlices::F64(l) => f64::axis_pack(s, &l[a]).axes(s, period, fade, false)[0],
+        }
+    }
+}
+
 impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S> {
     type Output = S::F;
 
@@ -313,26 +327,41 @@ impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S
     fn run(self, s: S) -> S::F {
         let fade = self.lattice.fade;
         let d = self.c.dims().clamp(1, MAX_LATTICE_DIMENSIONS);
-        let mut axes =
-            [axis::<S, CoordinatesMode>(s, s.splat(0.0), fade, false); MAX_LATTICE_DIMENSIONS];
-        for (a, axis) in axes.iter_mut().enumerate().take(d) {
-            let period = self.lattice.period(a, self.period_scale).map(|p| [p; 4]);
-            let period = period.as_ref();
-            *axis = match self.c {
-                LaneSlices::F32(l) => f32::axis_pack(s, &l[a]).axes(s, period, fade, false)[0],
-                LaneSlices::F64(l) => f64::axis_pack(s, &l[a]).axes(s, period, fade, false)[0],
-            };
+        // Arrays filled from axis 0 (every entry read is overwritten
+        // first; zeros would be a `memset` per pack).
+        let first = self.stage1(s, 0);
+        if d == 5 && self.grad.is_none() {
+            // The common case in an array of its size (the stores of a
+            // larger one per pack are a tenth of the work).
+            let mut axes = [first; 5];
+            for (a, axis) in axes.iter_mut().enumerate().skip(1) {
+                *axis = self.stage1(s, a);
+            }
+            return blend_blocks::<S, K, 1, 0>(s, self.seed, &axes);
+        }
+        let mut axes = [first; MAX_LATTICE_DIMENSIONS];
+        for (a, axis) in axes.iter_mut().enumerate().take(d).skip(1) {
+            *axis = self.stage1(s, a);
         }
         let mut slopes = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
-        if self.grad.is_some() {
-            for (slope, axis) in slopes.iter_mut().zip(&axes[..d]) {
-                *slope = fade_slope(s, fade, axis.t0);
+        let mut unused = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
+        let grad = match self.grad {
+            // Values alone, in 6 axes or more: the blocks' kernel.
+            None if d >= 5 => {
+                const UPPER: usize = MAX_LATTICE_DIMENSIONS - 4;
+                return blend_blocks::<S, K, UPPER, { UPPER - 1 }>(s, self.seed, &axes[..d]);
             }
-        }
-        match self.grad {
-            None => blend_nd::<S, false>(s, self.seed, &axes[..d], K::SLOPED, &[], None),
-            grad => blend_nd::<S, true>(s, self.seed, &axes[..d], K::SLOPED, &slopes[..d], grad),
-        }
+            // Fewer axes (only tests ask): the derivatives' kernel, whose
+            // values are the same, its derivatives dropped.
+            None => &mut unused[..d],
+            Some(grad) => {
+                for (slope, axis) in slopes.iter_mut().zip(&axes[..d]) {
+                    *slope = fade_slope(s, fade, axis.t0);
+                }
+                grad
+            }
+        };
+        blend_nd(s, self.seed, &axes[..d], K::SLOPED, &slopes[..d], grad)
     }
 }
 

@@ -225,6 +225,10 @@ impl Simd for Neon {
         F32x4(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn part_ref(self, v: &F32x16, k: usize) -> F32x4 {
+        F32x4(v.0[k])
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_one(self, src: &[f32]) -> F32x4 {
         let src = &src[..4];
         // SAFETY: the token proves NEON; `src` is 4 floats (sliced above).
@@ -410,6 +414,10 @@ impl Simd for Neon {
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x16, k: usize) -> U32x4 {
+        U32x4(v.0[k])
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn u32_part_ref(self, v: &U32x16, k: usize) -> U32x4 {
         U32x4(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]

@@ -241,6 +241,10 @@ impl Simd for Avx2 {
         F32x8(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn part_ref(self, v: &F32x32, k: usize) -> F32x8 {
+        F32x8(v.0[k])
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_one(self, src: &[f32]) -> F32x8 {
         let src = &src[..8];
         // SAFETY: the token proves AVX2; `src` is 8 floats (sliced above).
@@ -500,6 +504,10 @@ impl Simd for Avx2 {
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x32, k: usize) -> U32x8 {
+        U32x8(v.0[k])
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn u32_part_ref(self, v: &U32x32, k: usize) -> U32x8 {
         U32x8(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]

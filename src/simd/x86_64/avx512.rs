@@ -188,6 +188,10 @@ impl Simd for Avx512 {
         F32x16(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn part_ref(self, v: &F32x64, k: usize) -> F32x16 {
+        F32x16(v.0[k])
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn load_one(self, src: &[f32]) -> F32x16 {
         let src = &src[..16];
         // SAFETY: the token proves AVX-512F; `src` is 16 floats (sliced above).
@@ -408,6 +412,10 @@ impl Simd for Avx512 {
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn u32_part(self, v: U32x64, k: usize) -> U32x16 {
+        U32x16(v.0[k])
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn u32_part_ref(self, v: &U32x64, k: usize) -> U32x16 {
         U32x16(v.0[k])
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
