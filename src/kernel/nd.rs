@@ -1,7 +1,11 @@
 //! Lattice noise in any number of dimensions up to
-//! [`MAX_LATTICE_DIMENSIONS`]: one kernel with the dimension a run-time
-//! value (compiled once per level and corner kind, not once per dimension),
-//! what `Perlin` and `Value` run in 5 dimensions and more.
+//! [`MAX_LATTICE_DIMENSIONS`], with the dimension a run-time value, what
+//! `Perlin` and `Value` run in 5 dimensions and more: values by
+//! [`blend_blocks`] (the 16 corners of the first four axes written out as
+//! one block, the blocks of the upper axes walked at run time; one copy
+//! per level and corner kind for 5D, one for 6D and up), derivatives by
+//! [`blend_nd`] (every corner walked at run time, one copy per level and
+//! corner kind). Both give the same values, bit for bit.
 //!
 //! It is the coordinates mode's lattice written for `D` axes:
 //! - each corner's hash is the `hash` module's definition over `D` cells
@@ -18,8 +22,8 @@
 //!   `a`) and blended along x, then y, …, as in 1D–4D: a corner's partial
 //!   blends wait on a stack of one value per axis, so memory stays `O(D)`.
 //!
-//! Run at 3 or 4 axes it gives the 3D and 4D kernels' bits (a unit test
-//! checks it); the cost is `2^D` corners of `O(D)` work each.
+//! Run at 3 or 4 axes `blend_nd` gives the 3D and 4D kernels' bits (a unit
+//! test checks it); the cost is `2^D` corners of `O(D)` work each.
 
 use super::axis::splat_part;
 use super::hash::{axis_key, finish};
