@@ -330,18 +330,13 @@ impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S
         // Arrays filled from axis 0 (every entry read is overwritten
         // first; zeros would be a `memset` per pack).
         let first = self.stage1(s, 0);
-        if d == 5 && self.grad.is_none() {
-            // The common case in an array of its size (the stores of a
-            // larger one per pack are a tenth of the work).
-            let mut axes = [first; 5];
-            for (a, axis) in axes.iter_mut().enumerate().skip(1) {
-                *axis = self.stage1(s, a);
-            }
-            return blend_blocks::<S, K, 1, 0>(s, self.seed, &axes);
-        }
         let mut axes = [first; MAX_LATTICE_DIMENSIONS];
         for (a, axis) in axes.iter_mut().enumerate().take(d).skip(1) {
             *axis = self.stage1(s, a);
+        }
+        if d == 5 && self.grad.is_none() {
+            // The common case with no loop in a corner.
+            return blend_blocks::<S, K, 1, 0>(s, self.seed, &axes[..5]);
         }
         let mut slopes = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
         let mut unused = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
