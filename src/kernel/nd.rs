@@ -27,6 +27,7 @@
 
 use super::axis::splat_part;
 use super::hash::{axis_key, finish};
+use super::stage2::lerp;
 use super::{Axis, CoordinatesMode, Corners, HashModeKernel};
 use crate::simd::Simd;
 use std::marker::PhantomData;
@@ -48,7 +49,7 @@ pub(crate) fn diagonal_component(dimensions: usize) -> f32 {
 /// otherwise; `grad` gets one register per axis (`slopes[a]` is the fade's
 /// slope at axis `a`'s offset), made by the product rule at each blend as
 /// the 1D–4D kernels make them (`stage2::blend_grad`). Values alone take
-/// [`blend_blocks`] (4 axes and more, the same bits, much faster); fewer
+/// [`blend_blocks`] (5 axes and more, the same bits, much faster); fewer
 /// axes reach here only from tests.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn blend_nd<S: Simd>(
@@ -224,7 +225,7 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
         let [x0, x1] = self.t[0];
         let near = self.corner(s, v, [x0, y, z, w]);
         let far = self.corner(s, s.xor_u32(v, self.flip[0]), [x1, y, z, w]);
-        near + self.fade[0] * (far - near)
+        lerp(self.fade[0], near, far)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -232,7 +233,7 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
         let [y0, y1] = self.t[1];
         let near = self.edge(s, v, [y0, z, w]);
         let far = self.edge(s, s.xor_u32(v, self.flip[1]), [y1, z, w]);
-        near + self.fade[1] * (far - near)
+        lerp(self.fade[1], near, far)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -240,7 +241,7 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
         let [z0, z1] = self.t[2];
         let near = self.square(s, v, [z0, w]);
         let far = self.square(s, s.xor_u32(v, self.flip[2]), [z1, w]);
-        near + self.fade[2] * (far - near)
+        lerp(self.fade[2], near, far)
     }
 
     /// The 16 corners of the first four axes from combined key `v`,
@@ -251,7 +252,7 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
         let [w0, w1] = self.t[3];
         let near = self.cube(s, v, w0);
         let far = self.cube(s, s.xor_u32(v, self.flip[3]), w1);
-        near + self.fade[3] * (far - near)
+        lerp(self.fade[3], near, far)
     }
 }
 

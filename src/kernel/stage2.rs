@@ -17,7 +17,11 @@ use std::ops::{Add, Mul, Sub};
 // as functions: fully inlined at opt-level 0 the 4D kernel needs a multi-megabyte stack frame.
 
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(t: T, a: T, b: T) -> T {
+pub(super) fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(
+    t: T,
+    a: T,
+    b: T,
+) -> T {
     a + t * (b - a)
 }
 
