@@ -8,7 +8,7 @@
 //!
 //! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `grad3` (values and
 //! derivatives), `noise3` (one
-//! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1); six-octave
+//! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1), `grid4-coarse` (64 × 16 × 16 × 8, step 1); six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
 //! `ridged-grid2`, `fbm-wide2` (16384 × 2 at 1/128), `fbm-column2` (2 × 16384), `fbm-square2` (256 × 128),
 //! `fbm-row2` (16384 × 1), `fbm-row2-f64` (its points in `f64`); warped 6-octave fBm on a 256² grid: `warped-static`,
@@ -19,7 +19,7 @@
 
 use noisefield::prelude::*;
 use noisefield::{
-    DynSource, Fbm, Grid2, Grid3, HashMode, Level, Marble, Perlin, Recipe, Ridged, Warp,
+    DynSource, Fbm, Grid2, Grid3, Grid4, HashMode, Level, Marble, Perlin, Recipe, Ridged, Warp,
 };
 
 // The benches' inputs: points uniform in [-1000, 1000] from a fixed stream.
@@ -98,6 +98,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // Coarse: one cell per sample, rows of whole packs of stage 2.
             let step = if job == "grid3" { 0.02 } else { 1.0 };
             let grid = Grid3::new([0.0; 3], [step; 3], [64, 64, 64]);
+            let mut out = vec![0.0f32; grid.check()?];
+            for _ in 0..repeats {
+                perlin.fill_grid(&grid, &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            out.len()
+        }
+        "grid4-coarse" => {
+            let grid = Grid4::new([0.0; 4], [1.0; 4], [64, 16, 16, 8]);
             let mut out = vec![0.0f32; grid.check()?];
             for _ in 0..repeats {
                 perlin.fill_grid(&grid, &mut out)?;

@@ -89,14 +89,14 @@ pub(super) fn part<S: Simd, H: HashModeKernel, const FRESH: bool>(
     a: &Axis<S, H>,
     k: usize,
 ) -> Part<S> {
-    let t0 = s.part(a.t0, k);
+    let t0 = s.part_ref(&a.t0, k);
     if FRESH {
         fresh_part(s, t0)
     } else {
         Part {
             t0,
-            t1: s.part(a.t1, k),
-            fade: s.part(a.fade, k),
+            t1: s.part_ref(&a.t1, k),
+            fade: s.part_ref(&a.fade, k),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! padded pack loads and stores the batch and row jobs share.
 
 use super::{
-    Axis, CoordinatesMode, Corners, Dims, HashModeKernel, Noise, PermutationMode, stage1,
+    Axis, CoordinatesMode, Corners, Dims, HashModeKernel, Noise, PermutationMode, stage1, stage2,
     staged_axis,
 };
 use crate::Fade;
@@ -203,9 +203,14 @@ where
             for (k, dst) in row.chunks_mut(n).enumerate() {
                 let at = k * n;
                 all[0] = staged_axis(s, &x.c0[at..], &x.c1[at..], &x.t0[at..], fade, false);
-                // Inline: the call and the axes through memory cost a
-                // fractal grid's coarse octaves 8% (four-octave 2D fBm).
-                let v = Noise::eval::<S, K, H, false, false>(s, r, &all);
+                // Inline in 1D to 3D: the call and the axes through memory
+                // cost a fractal grid's coarse octaves 8% (four-octave 2D
+                // fBm). In 4D the points' outlined copy.
+                let v = if const { D < 4 } {
+                    Noise::eval::<S, K, H, false, false>(s, r, &all)
+                } else {
+                    stage2::<S, K, H, false, false, D>(s, r, &all)
+                };
                 store_pack(s, v, dst);
             }
         }

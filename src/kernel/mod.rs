@@ -82,6 +82,12 @@ pub(crate) use stage2::{stage2, stage2_grad};
 /// Runs `$body` once per part with `$k` a constant (0, or 0..4): a `for`
 /// loop over `S::PARTS` is not reliably unrolled, and a variable `k` turns
 /// part selection into memory traffic. Every backend has 1 or 4 parts.
+///
+/// With a dimension `$d`, 4 and up run the parts in a loop instead (`$k` a
+/// variable): a 4D part's 16 corners dwarf its selection, and one copy of
+/// the body is a quarter of the machine code (the library's build took 40%
+/// less CPU time with every site a loop, most of it in 4D; in 1D to 3D the
+/// loop cost up to 88% more instructions, docs/design.md).
 macro_rules! for_each_part {
     ($s:ty, |$k:ident| $body:block) => {{
         const { assert!(<$s as Simd>::PARTS == 1 || <$s as Simd>::PARTS == 4) };
@@ -102,6 +108,13 @@ macro_rules! for_each_part {
                 let $k = 3;
                 $body
             }
+        }
+    }};
+    ($s:ty, $d:expr, |$k:ident| $body:block) => {{
+        if const { $d < 4 } {
+            $crate::kernel::for_each_part!($s, |$k| $body)
+        } else {
+            for $k in 0..<$s as Simd>::PARTS $body
         }
     }};
 }

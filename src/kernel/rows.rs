@@ -682,7 +682,7 @@ fn planes<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     let pack = H::pack_work::<S, D>(s, r, &all);
     let zero = s.splat(0.0);
     let (mut a_out, mut b_out) = (zero, zero);
-    super::for_each_part!(S, |k| {
+    super::for_each_part!(S, D, |k| {
         if k >= parts {
             // The remaining parts hold no planes.
             return (a_out, b_out);

@@ -123,7 +123,7 @@ pub(crate) fn noise4_axes<
     let pack = H::pack_work::<S, 4>(s, r, &hash::axis_cells(a));
     let [x, y, z, w] = a;
     let mut out = x.t0;
-    for_each_part!(S, |k| {
+    for_each_part!(S, 4, |k| {
         let g = H::part_hashes::<S, 4, NEXT>(s, r, &pack, k);
         let (xp, yp, zp, wp) = (
             part::<S, H, FRESH>(s, x, k),
@@ -234,7 +234,7 @@ fn blend_grad<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     }
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
-    for_each_part!(S, |k| {
+    for_each_part!(S, D, |k| {
         let g = H::part_hashes::<S, D, false>(s, r, &pack, k);
         let mut parts = [part::<S, H, false>(s, &axes[0], k); D];
         let mut dt = [s.part(slope[0], k); D];
@@ -402,7 +402,8 @@ dims!(
 /// mode, dimension and stage-1 form (`FRESH`, `NEXT`), and called by every
 /// stage 1 that feeds it: `f32` and `f64` points and fractal octaves. (The
 /// default lattice's part-by-part path, `noise_parts`, keeps its stage 2
-/// inline, since its stage 1 runs inside it; so do grid rows, measured.) The call and the axes
+/// inline, since its stage 1 runs inside it; so do grid rows in 1D to 3D,
+/// measured.) The call and the axes
 /// passed through memory cost a few instructions per pack of `S::LANES`
 /// points; every copy of stage 2 inlined into its callers cost the build
 /// far more.
