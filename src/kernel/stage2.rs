@@ -124,7 +124,7 @@ pub(crate) fn noise4_axes<
     let [x, y, z, w] = a;
     let mut out = x.t0;
     for_each_part!(S, 4, |k| {
-        let g = H::part_hashes::<S, 4, NEXT>(s, r, &pack, k);
+        let g = H::part_hashes_of_axes::<S, 4, NEXT>(s, r, &pack, a, k);
         let (xp, yp, zp, wp) = (
             part::<S, H, FRESH>(s, x, k),
             part::<S, H, FRESH>(s, y, k),
@@ -235,12 +235,12 @@ fn blend_grad<S: Simd, K: Corners, H: HashModeKernel, const D: usize>(
     let mut out = axes[0].t0;
     let mut dout = [axes[0].t0; D];
     for_each_part!(S, D, |k| {
-        let g = H::part_hashes::<S, D, false>(s, r, &pack, k);
+        let g = H::part_hashes_of_axes::<S, D, false>(s, r, &pack, axes, k);
         let mut parts = [part::<S, H, false>(s, &axes[0], k); D];
-        let mut dt = [s.part(slope[0], k); D];
+        let mut dt = [s.part_ref(&slope[0], k); D];
         for a in 1..D {
             parts[a] = part::<S, H, false>(s, &axes[a], k);
-            dt[a] = s.part(slope[a], k);
+            dt[a] = s.part_ref(&slope[a], k);
         }
         let zero = Dual {
             v: parts[0].t0,

@@ -2,7 +2,7 @@
 //! 32-bit cells and the seed (the definition is in the `hash` module
 //! docs), its gradients by the hash's top bits, and the cells of a pack.
 
-use super::super::GRAD1;
+use super::super::{Axis, GRAD1};
 use super::gradients::{DIAGONAL_COMPONENT, GRAD2};
 use super::periodic::periodic_cells32;
 use super::{HashModeKernel, gradient_dot, splat_part};
@@ -127,6 +127,27 @@ impl HashModeKernel for CoordinatesMode {
         let mut all = [cells[0]; 4];
         all[..D].copy_from_slice(cells);
         all
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn part_hashes_of_axes<S: Simd, const D: usize, const NEXT: bool>(
+        s: S,
+        seed: &S::UP,
+        _: &[(S::U, S::U); 4],
+        axes: &[Axis<S, Self>; D],
+        k: usize,
+    ) -> [S::UP; 16] {
+        let mut cells = [(s.splat_u32(0), s.splat_u32(0)); D];
+        for (cell, axis) in cells.iter_mut().zip(axes) {
+            let lower = s.u32_part_ref(&axis.c0, k);
+            let upper = if NEXT {
+                s.add_u32(lower, s.splat_u32(1))
+            } else {
+                s.u32_part_ref(&axis.c1, k)
+            };
+            *cell = (lower, upper);
+        }
+        Self::corner_hashes::<S, D>(s, seed, &cells)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]

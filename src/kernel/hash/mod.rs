@@ -112,6 +112,21 @@ pub trait HashModeKernel: Copy + Send + Sync + 'static {
         pack: &Self::PackWork<S>,
         k: usize,
     ) -> [Self::Part<S>; 16];
+    /// [`HashModeKernel::part_hashes`] with the pack's axes at hand: a
+    /// mode whose pack work only gathers the cells reads them from the axes
+    /// instead (in a loop over the parts, the gathered copy is two `memcpy`
+    /// per pack).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn part_hashes_of_axes<S: Simd, const D: usize, const NEXT: bool>(
+        s: S,
+        r: &Self::Ready<'_, S>,
+        pack: &Self::PackWork<S>,
+        axes: &[super::Axis<S, Self>; D],
+        k: usize,
+    ) -> [Self::Part<S>; 16] {
+        let _ = axes;
+        Self::part_hashes::<S, D, NEXT>(s, r, pack, k)
+    }
     /// The gradient a hash picks in `D` dimensions, by component.
     fn gradient<S: Simd, const D: usize>(s: S, h: Self::Part<S>) -> [S::P; D];
     /// `gradient · c`, summed `((g0·c0 + g1·c1) + g2·c2) + g3·c3`: the
