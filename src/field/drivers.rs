@@ -3,7 +3,7 @@
 //! `Source` and `Field::run` (`run`, `point`, `fill`, `fill_grid`, …) with
 //! their checks, and the row and pack helpers the sources share.
 
-#[cfg(feature = "noise")]
+#[cfg(any(test, feature = "noise"))]
 use super::F64Pack;
 use super::{
     F32Pack, Field, GradField, GradRequest, GradWork, GradWorkNd, GridAxis, Input, LaneSlices,
@@ -430,7 +430,7 @@ impl<F: GradField> Job for FillPointsGradNd<'_, '_, F> {
 }
 
 /// A batch of points with derivatives, the dimension a value.
-fn fill_grad_nd<F: GradField>(
+pub(crate) fn fill_grad_nd<F: GradField>(
     f: &F,
     points: &PointsNd<'_>,
     out: &mut [f32],
@@ -583,7 +583,7 @@ pub(crate) fn point_grad_nd<F: GradField>(f: &F, p: &[f32], grad: &mut [f32]) ->
 
 /// One `f64` point through the scalar backend (`NaN` if the field is
 /// invalid): the bits of `fill_f64` at that point, at every level.
-#[cfg(feature = "noise")]
+#[cfg(any(test, feature = "noise"))]
 pub(crate) fn point_f64<F: Field, const D: usize>(f: &F, c: [f64; D]) -> f32
 where
     Noise: Dims<D>,

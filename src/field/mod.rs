@@ -28,12 +28,14 @@ mod forward;
 mod request;
 
 pub use coords::{F32Pack, F64Pack, GridAxis, LaneArrays, LaneSlices, PointPack};
-#[cfg(feature = "noise")]
+#[cfg(any(test, feature = "noise"))]
 pub(crate) use drivers::point_f64;
 pub(crate) use drivers::{
     at_level, by_row_points, canonical, fill, fill_grid, fill_rows_by_points, inputs_cut,
     inputs_pack, point, point_grad, point_grad_nd, point_nd, run, run_grad,
 };
+#[cfg(test)]
+pub(crate) use drivers::{fill_grad_nd, fill_nd};
 pub(crate) use forward::{forward_field, forward_grad_field, forward_settings};
 pub(crate) use request::{Dimension, cast};
 

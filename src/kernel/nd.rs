@@ -345,10 +345,10 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
 
 #[cfg(test)]
 mod tests {
-    use crate::field::{Field, PointsNd, Request, WorkNd, run};
+    use crate::field::{Field, PointsNd, fill_grad_nd, fill_nd, point, point_f64, point_grad};
     use crate::kernel::{GradientCorners, ValueCorners};
     use crate::sources::lattice::Lattice;
-    use crate::{Fade, Level, Source};
+    use crate::{Fade, Level};
 
     /// Coordinates that reach every path: lattice points, ±0, the middle of
     /// cells, far cells (beyond 2³¹, where cells wrap), NaN and infinities.
@@ -382,6 +382,53 @@ mod tests {
             .collect()
     }
 
+    /// The 1D–4D kernels at one point through the scalar backend (the
+    /// definition: every level's batches give its bits, the suite checks),
+    /// `f32` and `f64`, and with derivatives. Points, not batches: a batch
+    /// here would compile every driver of the library into this test
+    /// binary again (60 of its 64 seconds of build).
+    fn fixed<K: crate::kernel::Corners + std::fmt::Debug>(l: &Lattice<K>, c: &[f32]) -> f32 {
+        match *c {
+            [x] => point(l, [x]),
+            [x, y] => point(l, [x, y]),
+            [x, y, z] => point(l, [x, y, z]),
+            [x, y, z, w] => point(l, [x, y, z, w]),
+            _ => unreachable!(),
+        }
+    }
+
+    fn fixed_f64<K: crate::kernel::Corners + std::fmt::Debug>(l: &Lattice<K>, c: &[f64]) -> f32 {
+        match *c {
+            [x] => point_f64(l, [x]),
+            [x, y] => point_f64(l, [x, y]),
+            [x, y, z] => point_f64(l, [x, y, z]),
+            [x, y, z, w] => point_f64(l, [x, y, z, w]),
+            _ => unreachable!(),
+        }
+    }
+
+    fn fixed_grad<K: crate::kernel::Corners + std::fmt::Debug>(
+        l: &Lattice<K>,
+        c: &[f32],
+    ) -> (f32, Vec<f32>) {
+        match *c {
+            [x] => point_grad(l, [x]).map_grad(),
+            [x, y] => point_grad(l, [x, y]).map_grad(),
+            [x, y, z] => point_grad(l, [x, y, z]).map_grad(),
+            [x, y, z, w] => point_grad(l, [x, y, z, w]).map_grad(),
+            _ => unreachable!(),
+        }
+    }
+
+    trait MapGrad {
+        fn map_grad(self) -> (f32, Vec<f32>);
+    }
+    impl<const D: usize> MapGrad for (f32, [f32; D]) {
+        fn map_grad(self) -> (f32, Vec<f32>) {
+            (self.0, self.1.to_vec())
+        }
+    }
+
     /// Run with 3 or 4 axes (and value noise with 1 to 4), the kernel of
     /// any dimension gives the bits of the 1D–4D kernels, at every level
     /// and fade, `f32` and `f64` points: the same hash, gradients and blend.
@@ -402,44 +449,21 @@ mod tests {
                         l.set_level(level);
                         let slices: Vec<&[f32]> = coords.iter().map(Vec::as_slice).collect();
                         let wides: Vec<&[f64]> = wide.iter().map(Vec::as_slice).collect();
-                        let (mut fixed, mut any) = (vec![0.0f32; n], vec![0.0f32; n]);
-                        let (mut fixed64, mut any64) = (vec![0.0f32; n], vec![0.0f32; n]);
-                        match d {
-                            1 => l.fill([slices[0]], &mut fixed).unwrap(),
-                            2 => l.fill([slices[0], slices[1]], &mut fixed).unwrap(),
-                            3 => l
-                                .fill([slices[0], slices[1], slices[2]], &mut fixed)
-                                .unwrap(),
-                            _ => l
-                                .fill(std::array::from_fn::<_, 4, _>(|a| slices[a]), &mut fixed)
-                                .unwrap(),
-                        }
-                        match d {
-                            1 => l.fill_f64([wides[0]], &mut fixed64).unwrap(),
-                            2 => l.fill_f64([wides[0], wides[1]], &mut fixed64).unwrap(),
-                            3 => l
-                                .fill_f64([wides[0], wides[1], wides[2]], &mut fixed64)
-                                .unwrap(),
-                            _ => l
-                                .fill_f64(
-                                    std::array::from_fn::<_, 4, _>(|a| wides[a]),
-                                    &mut fixed64,
-                                )
-                                .unwrap(),
-                        }
-                        let points = PointsNd::F32(slices.clone());
-                        run(&l, Request::Nd(WorkNd::Fill(points, &mut any))).unwrap();
-                        let points = PointsNd::F64(wides.clone());
-                        run(&l, Request::Nd(WorkNd::Fill(points, &mut any64))).unwrap();
+                        let (mut any, mut any64) = (vec![0.0f32; n], vec![0.0f32; n]);
+                        fill_nd(&l, &PointsNd::F32(slices.clone()), &mut any).unwrap();
+                        fill_nd(&l, &PointsNd::F64(wides.clone()), &mut any64).unwrap();
                         for i in 0..n {
+                            let c: Vec<f32> = slices.iter().map(|a| a[i]).collect();
+                            let fixed = fixed(&l, &c);
                             assert_eq!(
-                                fixed[i].to_bits(),
+                                fixed.to_bits(),
                                 any[i].to_bits(),
-                                "{d}D {fade:?} {level:?} point {i}: {} vs {}",
-                                fixed[i],
+                                "{d}D {fade:?} {level:?} point {i}: {fixed} vs {}",
                                 any[i]
                             );
-                            assert_eq!(fixed64[i].to_bits(), any64[i].to_bits(), "{d}D f64 {i}");
+                            let c: Vec<f64> = wides.iter().map(|a| a[i]).collect();
+                            let fixed = fixed_f64(&l, &c);
+                            assert_eq!(fixed.to_bits(), any64[i].to_bits(), "{d}D f64 {i}");
                         }
                     }
                 }
@@ -458,8 +482,6 @@ mod tests {
     }
 
     fn check<K: crate::kernel::Corners + Default + std::fmt::Debug>(dims: &[usize]) {
-        use crate::Differentiable;
-        use crate::field::{GradRequest, GradWorkNd, run_grad};
         let n = 555;
         for &d in dims {
             let coords: Vec<Vec<f32>> = (0..d).map(|a| axis_values(a, n)).collect();
@@ -469,45 +491,23 @@ mod tests {
                     let mut l = Lattice::<K>::coordinates(77);
                     l.fade = fade;
                     l.set_level(level);
-                    let mut fixed = vec![vec![0.0f32; n]; d + 1];
                     let mut any = vec![vec![0.0f32; n]; d + 1];
                     {
-                        let (out, grad) = fixed.split_first_mut().unwrap();
-                        let mut g = grad.iter_mut().map(Vec::as_mut_slice);
-                        match d {
-                            1 => l.fill_grad([slices[0]], out, [g.next().unwrap()]),
-                            2 => l.fill_grad(
-                                [slices[0], slices[1]],
-                                out,
-                                std::array::from_fn(|_| g.next().unwrap()),
-                            ),
-                            3 => l.fill_grad(
-                                [slices[0], slices[1], slices[2]],
-                                out,
-                                std::array::from_fn(|_| g.next().unwrap()),
-                            ),
-                            _ => l.fill_grad(
-                                [slices[0], slices[1], slices[2], slices[3]],
-                                out,
-                                std::array::from_fn(|_| g.next().unwrap()),
-                            ),
-                        }
-                        .unwrap();
-                    }
-                    {
                         let (out, grad) = any.split_first_mut().unwrap();
-                        let grad = grad.iter_mut().map(Vec::as_mut_slice).collect();
-                        let work = GradWorkNd::Fill(PointsNd::F32(slices.clone()), out, grad);
-                        run_grad(&l, GradRequest::Nd(work)).unwrap();
+                        let mut grad: Vec<&mut [f32]> =
+                            grad.iter_mut().map(Vec::as_mut_slice).collect();
+                        let points = PointsNd::F32(slices.clone());
+                        fill_grad_nd(&l, &points, out, &mut grad).unwrap();
                     }
-                    for (a, (x, y)) in fixed.iter().zip(&any).enumerate() {
-                        for i in 0..n {
+                    for i in 0..n {
+                        let c: Vec<f32> = slices.iter().map(|a| a[i]).collect();
+                        let (v, g) = fixed_grad(&l, &c);
+                        for (a, x) in std::iter::once(v).chain(g).enumerate() {
+                            let y = any[a][i];
                             assert_eq!(
-                                x[i].to_bits(),
-                                y[i].to_bits(),
-                                "{d}D {fade:?} {level:?} output {a} point {i}: {} vs {}",
-                                x[i],
-                                y[i]
+                                x.to_bits(),
+                                y.to_bits(),
+                                "{d}D {fade:?} {level:?} output {a} point {i}: {x} vs {y}",
                             );
                         }
                     }
