@@ -6,7 +6,7 @@
 //! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 3
 //! ```
 //!
-//! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `grad3` (values and
+//! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `grad3`, `grad4` (values and
 //! derivatives), `noise3` (one
 //! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1), `grid4-coarse` (64 × 16 × 16 × 8, step 1); six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
@@ -71,6 +71,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for _ in 0..repeats {
                 perlin.fill_grad([xs, ys, zs], &mut out, [&mut dx, &mut dy, &mut dz])?;
                 std::hint::black_box((&mut out, &mut dx, &mut dy, &mut dz));
+            }
+            POINTS
+        }
+        "grad4" => {
+            // Values and derivatives in 4D (`fill_grad`).
+            let w = common::random_coords(POINTS, 4);
+            let mut out = vec![0.0f32; POINTS];
+            let mut d = [out.clone(), out.clone(), out.clone(), out.clone()];
+            for _ in 0..repeats {
+                let [d0, d1, d2, d3] = &mut d;
+                perlin.fill_grad([&w[0], &w[1], &w[2], &w[3]], &mut out, [d0, d1, d2, d3])?;
+                std::hint::black_box((&mut out, &mut d));
             }
             POINTS
         }
