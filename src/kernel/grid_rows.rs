@@ -3,8 +3,8 @@
 //! padded pack loads and stores the batch and row jobs share.
 
 use super::{
-    Axis, CoordinatesMode, Corners, Dims, HashModeKernel, Noise, PermutationMode, stage1, stage2,
-    staged_axis,
+    Axis, CoordinatesMode, Corners, Dims, HashModeKernel, Noise, PARTS_LOOP_FROM, PermutationMode,
+    stage1, stage2, staged_axis,
 };
 use crate::Fade;
 use crate::fade::faded;
@@ -206,7 +206,7 @@ where
                 // Inline in 1D to 3D: the call and the axes through memory
                 // cost a fractal grid's coarse octaves 8% (four-octave 2D
                 // fBm). In 4D the points' outlined copy.
-                let v = if const { D < 4 } {
+                let v = if const { D < PARTS_LOOP_FROM } {
                     Noise::eval::<S, K, H, false, false>(s, r, &all)
                 } else {
                     stage2::<S, K, H, false, false, D>(s, r, &all)

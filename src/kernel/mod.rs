@@ -83,7 +83,7 @@ pub(crate) use stage2::{stage2, stage2_grad};
 /// loop over `S::PARTS` is not reliably unrolled, and a variable `k` turns
 /// part selection into memory traffic. Every backend has 1 or 4 parts.
 ///
-/// With a dimension `$d`, 4 and up run the parts in a loop instead (`$k` a
+/// With a dimension `$d`, [`PARTS_LOOP_FROM`] and up run the parts in a loop instead (`$k` a
 /// variable): a 4D part's 16 corners dwarf its selection, and one copy of
 /// the body is a quarter of the machine code (the library's build took 40%
 /// less CPU time with every site a loop, most of it in 4D; in 1D to 3D the
@@ -111,7 +111,7 @@ macro_rules! for_each_part {
         }
     }};
     ($s:ty, $d:expr, |$k:ident| $body:block) => {{
-        if const { $d < 4 } {
+        if const { $d < $crate::kernel::PARTS_LOOP_FROM } {
             $crate::kernel::for_each_part!($s, |$k| $body)
         } else {
             for $k in 0..<$s as Simd>::PARTS $body
@@ -119,6 +119,10 @@ macro_rules! for_each_part {
     }};
 }
 pub(crate) use for_each_part;
+
+/// The first dimension whose pack parts run in a loop, not written out
+/// ([`for_each_part!`] with a dimension; `noise_parts`, grid rows).
+pub(crate) const PARTS_LOOP_FROM: usize = 4;
 
 /// Ken Perlin's 16 gradients (12 cube edges, 4 repeated) by component.
 /// Entry h is what his `grad(h, x, y, z)` selects.

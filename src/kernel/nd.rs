@@ -411,21 +411,15 @@ mod tests {
         l: &Lattice<K>,
         c: &[f32],
     ) -> (f32, Vec<f32>) {
-        match *c {
-            [x] => point_grad(l, [x]).map_grad(),
-            [x, y] => point_grad(l, [x, y]).map_grad(),
-            [x, y, z] => point_grad(l, [x, y, z]).map_grad(),
-            [x, y, z, w] => point_grad(l, [x, y, z, w]).map_grad(),
-            _ => unreachable!(),
+        fn to_vec<const D: usize>((v, g): (f32, [f32; D])) -> (f32, Vec<f32>) {
+            (v, g.to_vec())
         }
-    }
-
-    trait MapGrad {
-        fn map_grad(self) -> (f32, Vec<f32>);
-    }
-    impl<const D: usize> MapGrad for (f32, [f32; D]) {
-        fn map_grad(self) -> (f32, Vec<f32>) {
-            (self.0, self.1.to_vec())
+        match *c {
+            [x] => to_vec(point_grad(l, [x])),
+            [x, y] => to_vec(point_grad(l, [x, y])),
+            [x, y, z] => to_vec(point_grad(l, [x, y, z])),
+            [x, y, z, w] => to_vec(point_grad(l, [x, y, z, w])),
+            _ => unreachable!(),
         }
     }
 

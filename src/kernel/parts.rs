@@ -4,7 +4,9 @@
 //! ([`remake_lanes_out_of_range`]).
 
 use super::axis::fresh_part;
-use super::{CoordinatesMode, Corners, Dims, Noise, PartCells, axis, for_each_part};
+use super::{
+    CoordinatesMode, Corners, Dims, Noise, PARTS_LOOP_FROM, PartCells, axis, for_each_part,
+};
 use crate::Fade;
 use crate::simd::Simd;
 use crate::simd::scalar::Scalar;
@@ -42,7 +44,7 @@ pub(crate) fn noise_parts<
 ) where
     Noise: Dims<D>,
 {
-    if const { D >= 4 } {
+    if const { D >= PARTS_LOOP_FROM } {
         // In a loop (see `for_each_part!`), each part in turn: carried
         // across the loop, the next part's stage 1 was spilled.
         for k in 0..S::PARTS {
