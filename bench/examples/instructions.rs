@@ -6,7 +6,7 @@
 //! valgrind --tool=callgrind target/release/examples/instructions fill3 coordinates avx2 3
 //! ```
 //!
-//! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `grad3`, `grad4` (values and
+//! Arguments: the job (`fill3`, `fill3-periodic`, `fill4`, `fill5`, `grad3`, `grad4` (values and
 //! derivatives), `noise3` (one
 //! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1), `grid4-coarse` (64 × 16 × 16 × 8, step 1); six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
@@ -60,6 +60,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut out = vec![0.0f32; POINTS];
             for _ in 0..repeats {
                 perlin.fill([&w[0], &w[1], &w[2], &w[3]], &mut out)?;
+                std::hint::black_box(&mut out);
+            }
+            POINTS
+        }
+        "fill5" => {
+            let w = common::random_coords(POINTS, 5);
+            let mut out = vec![0.0f32; POINTS];
+            for _ in 0..repeats {
+                perlin.fill([&w[0], &w[1], &w[2], &w[3], &w[4]], &mut out)?;
                 std::hint::black_box(&mut out);
             }
             POINTS

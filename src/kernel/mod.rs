@@ -69,7 +69,7 @@ pub(crate) use hash::{
     periodic_cells_f32,
 };
 pub use nd::MAX_LATTICE_DIMENSIONS;
-pub(crate) use nd::{blend_blocks, blend_nd, diagonal_component};
+pub(crate) use nd::{BlockInput, blend_blocks, blend_nd, diagonal_component};
 pub(crate) use parts::{PartsInMemory, PartsInVectors, noise_parts, remake_lanes_out_of_range};
 use period::lattice_mod;
 pub(crate) use period::{centre_in_period, centre_pack_in_period, stage1};

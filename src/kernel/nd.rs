@@ -29,7 +29,9 @@ use super::axis::splat_part;
 use super::hash::{axis_key, finish};
 use super::stage2::lerp;
 use super::{Axis, CoordinatesMode, Corners, HashModeKernel};
-use crate::simd::Simd;
+use crate::Fade;
+use crate::fade::faded;
+use crate::simd::{MAX_LANES, Simd};
 use std::marker::PhantomData;
 
 /// The most dimensions `Perlin` and `Value` compute: `2^16` corners per
@@ -163,32 +165,45 @@ pub(crate) fn blend_nd<S: Simd>(
     out
 }
 
-/// What the 16 corners of one block read: the first four axes' offsets,
-/// fades and key changes in one part, and the upper axes' offsets chosen
-/// for this block. `K`: gradients or heights; `EXTRA`: room for the axes
-/// after axis 4 (none in 5D: then axis 4's sign is the hash's top bit).
+/// What the 16 corners of one block read: the first four axes' offsets
+/// times the gradient component, fades and key changes in one part, and the
+/// upper axes' products chosen for this block. `K`: gradients or heights;
+/// `EXTRA`: room for the axes after axis 4 (none in 5D: then axis 4's sign
+/// is the hash's top bit).
+///
+/// A corner's term on an axis is `offset · (±g)`, the sign from the hash.
+/// Both products are made once per part and axis ([`Signed`]) and the hash
+/// picks one, so a corner has no multiplication: the same products, so the
+/// same bits, as multiplying at every corner.
 struct Block<S: Simd, K, const EXTRA: usize> {
-    /// `[near, far]` offset per axis.
-    t: [[S::P; 2]; 4],
+    /// `[near, far]` per axis.
+    t: [[Signed<S>; 2]; 4],
     fade: [S::P; 4],
     flip: [S::UP; 4],
-    /// The gradient component `(g, −g)`.
-    g: [S::P; 2],
-    /// Axis 4's offset in this block, and `2^(d − 5)`: the hash times it
-    /// has axis 4's sign bit on top (not read in 5D).
-    t4: S::P,
+    /// Axis 4's in this block, and `2^(d − 5)`: the hash times it has axis
+    /// 4's sign bit on top (not read in 5D).
+    t4: Signed<S>,
     lift4: S::UP,
-    /// Axes 5 and up: their offsets in this block and lifts `2^(d − 1 − a)`.
-    upper: [(S::P, S::UP); EXTRA],
+    /// Axes 5 and up: theirs in this block and lifts `2^(d − 1 − a)`.
+    upper: [(Signed<S>, S::UP); EXTRA],
     uppers: usize,
     kind: PhantomData<K>,
 }
 
+/// An offset times the gradient component, `[t · g, t · (−g)]`.
+type Signed<S> = [<S as Simd>::P; 2];
+
+/// [`Signed`] of offset `t` for component `g` (`[g, −g]`).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn signed<S: Simd>(t: S::P, [g, minus_g]: [S::P; 2]) -> Signed<S> {
+    [t * g, t * minus_g]
+}
+
 impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
-    /// The corner with combined key `v` at offsets `o` on the first four
-    /// axes: `gradient · offset` summed in axis order (or the height).
+    /// The corner with combined key `v`, `o` its products on the first
+    /// four axes: `gradient · offset` summed in axis order (or the height).
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn corner(&self, s: S, v: S::UP, o: [S::P; 4]) -> S::P {
+    fn corner(&self, s: S, v: S::UP, o: [Signed<S>; 4]) -> S::P {
         let h = finish(s, v);
         if !K::SLOPED {
             return CoordinatesMode::height(s, h);
@@ -206,14 +221,14 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
         let s2 = s.add_u32(s3, s3);
         let s1 = s.add_u32(s2, s2);
         let s0 = s.add_u32(s1, s1);
-        let mut dot = o[0] * s.top2(self.g, s0);
-        dot = dot + o[1] * s.top2(self.g, s1);
-        dot = dot + o[2] * s.top2(self.g, s2);
-        dot = dot + o[3] * s.top2(self.g, s3);
-        dot = dot + self.t4 * s.top2(self.g, s4);
+        let mut dot = s.top2(o[0], s0);
+        dot = dot + s.top2(o[1], s1);
+        dot = dot + s.top2(o[2], s2);
+        dot = dot + s.top2(o[3], s3);
+        dot = dot + s.top2(self.t4, s4);
         if EXTRA > 0 {
             for &(t, lift) in self.upper.iter().take(self.uppers) {
-                dot = dot + t * s.top2(self.g, s.mul_u32(h, lift));
+                dot = dot + s.top2(t, s.mul_u32(h, lift));
             }
         }
         dot
@@ -221,7 +236,7 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
 
     /// Corners `v` and `v ^ flip[0]` blended along x.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn edge(&self, s: S, v: S::UP, [y, z, w]: [S::P; 3]) -> S::P {
+    fn edge(&self, s: S, v: S::UP, [y, z, w]: [Signed<S>; 3]) -> S::P {
         let [x0, x1] = self.t[0];
         let near = self.corner(s, v, [x0, y, z, w]);
         let far = self.corner(s, s.xor_u32(v, self.flip[0]), [x1, y, z, w]);
@@ -229,7 +244,7 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn square(&self, s: S, v: S::UP, [z, w]: [S::P; 2]) -> S::P {
+    fn square(&self, s: S, v: S::UP, [z, w]: [Signed<S>; 2]) -> S::P {
         let [y0, y1] = self.t[1];
         let near = self.edge(s, v, [y0, z, w]);
         let far = self.edge(s, s.xor_u32(v, self.flip[1]), [y1, z, w]);
@@ -237,7 +252,7 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn cube(&self, s: S, v: S::UP, w: S::P) -> S::P {
+    fn cube(&self, s: S, v: S::UP, w: Signed<S>) -> S::P {
         let [z0, z1] = self.t[2];
         let near = self.square(s, v, [z0, w]);
         let far = self.square(s, s.xor_u32(v, self.flip[2]), [z1, w]);
@@ -256,6 +271,56 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
     }
 }
 
+/// Where [`blend_blocks`] reads each part's stage 1.
+#[derive(Clone, Copy)]
+pub(crate) enum BlockInput<'a, S: Simd> {
+    /// Stage 1 of the whole pack, one [`Axis`] per axis (`f64`
+    /// coordinates, periods).
+    Axes(&'a [Axis<S, CoordinatesMode>]),
+    /// A pack's `f32` coordinates, lanes per axis, with no period and this
+    /// fade: each part's stage 1 is made where it is read, by
+    /// [`axis`](super::axis)'s operations on its lanes (so its bits), and
+    /// nothing of it goes through memory. Its cells are right while every
+    /// |floor| < 2³¹ (else `blend_blocks` says `None`).
+    Coordinates(&'a [[f32; MAX_LANES]], Fade),
+}
+
+impl<S: Simd> BlockInput<'_, S> {
+    fn dims(&self) -> usize {
+        match self {
+            BlockInput::Axes(axes) => axes.len(),
+            BlockInput::Coordinates(c, _) => c.len(),
+        }
+    }
+
+    /// Part `k` of axis `a`: its lower and upper cells, offsets `[t, t − 1]`
+    /// and fade (a lane whose cell is out of range folded into `check`).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn part(&self, s: S, a: usize, k: usize, check: &mut S::UP) -> ([S::UP; 2], [S::P; 2], S::P) {
+        match *self {
+            BlockInput::Axes(axes) => {
+                let axis = &axes[a];
+                (
+                    [s.u32_part_ref(&axis.c0, k), s.u32_part_ref(&axis.c1, k)],
+                    [s.part_ref(&axis.t0, k), s.part_ref(&axis.t1, k)],
+                    s.part_ref(&axis.fade, k),
+                )
+            }
+            BlockInput::Coordinates(c, fade) => {
+                let x = s.load_part(&c[a][..S::LANES], k);
+                let floor = s.floor_part(x);
+                let [c0] = s.cells32_parts_checked(&[floor], check);
+                let t0 = x - floor;
+                (
+                    [c0, s.add_u32(c0, s.splat_u32(1))],
+                    [t0, t0 - splat_part(s, 1.0)],
+                    faded(s, fade, t0),
+                )
+            }
+        }
+    }
+}
+
 /// [`blend_nd`]'s values (no derivatives) in 5 dimensions and more, with
 /// the same bits: the 16 corners of the first four axes written out as one
 /// block ([`Block`]: every near or far choice a constant, the operands in
@@ -264,52 +329,77 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
 /// 4 and up (1 for 5D, `MAX_LATTICE_DIMENSIONS − 4` for the rest) and
 /// `EXTRA` one less: a copy for 5D, with no loop in a corner and no
 /// array larger than it needs, and one for more.
+///
+/// `None` when `input` is coordinates with a cell out of the conversion's
+/// range (|floor| ≥ 2³¹, or not finite): the caller then makes stage 1 of
+/// the whole pack and asks again.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA: usize>(
     s: S,
     seed: S::UP,
-    axes: &[Axis<S, CoordinatesMode>],
-) -> S::F {
-    let d = axes.len().clamp(5, 4 + UPPER);
+    input: BlockInput<'_, S>,
+) -> Option<S::F> {
+    let d = input.dims().clamp(5, 4 + UPPER);
     let zero = splat_part(s, 0.0);
     let g = diagonal_component(d);
-    let mut out = axes[0].t0;
+    let g = [splat_part(s, g), splat_part(s, -g)];
+    let mut out = s.splat(0.0);
+    let mut check = s.cells_check();
     let mut block = Block::<S, K, EXTRA> {
-        t: [[zero; 2]; 4],
+        t: [[[zero; 2]; 2]; 4],
         fade: [zero; 4],
         flip: [seed; 4],
-        g: [splat_part(s, g), splat_part(s, -g)],
-        t4: zero,
+        t4: [zero; 2],
         lift4: s.splat_u32(1 << (d - 5)),
-        upper: [(zero, seed); EXTRA],
+        upper: [([zero; 2], seed); EXTRA],
         uppers: d - 5,
         kind: PhantomData,
     };
     for (u, upper) in block.upper.iter_mut().enumerate().take(d - 5) {
         upper.1 = s.splat_u32(1 << (d - 6 - u));
     }
-    // Axes 4 and up: key changes and offsets (the first four are in
-    // `block`), and the blocks waiting to be blended along each.
+    // Axes 4 and up: key changes, products and fades (the first four are
+    // in `block`), and the blocks waiting to be blended along each.
     let mut flip = [seed; UPPER];
-    let mut offsets = [[zero; 2]; UPPER];
+    let mut offsets = [[[zero; 2]; 2]; UPPER];
+    let mut fades = [zero; UPPER];
     let mut stack = [zero; UPPER];
     for k in 0..S::PARTS {
         let mut v = seed;
-        for (a, axis) in axes.iter().enumerate().take(d) {
-            let k0 = axis_key(s, s.u32_part_ref(&axis.c0, k), a);
-            let k1 = axis_key(s, s.u32_part_ref(&axis.c1, k), a);
-            v = s.xor_u32(v, k0);
-            let t = [s.part_ref(&axis.t0, k), s.part_ref(&axis.t1, k)];
-            if a < 4 {
-                block.flip[a] = s.xor_u32(k0, k1);
-                block.t[a] = t;
-                block.fade[a] = s.part_ref(&axis.fade, k);
-            } else {
-                flip[a - 4] = s.xor_u32(k0, k1);
-                offsets[a - 4] = t;
+        // Axis a's key into `v`, and what its corners read (a macro, not
+        // a closure: a closure is not inlined into the level's function).
+        macro_rules! axis {
+            ($a:expr) => {{
+                let a = $a;
+                let ([c0, c1], [t0, t1], fade) = input.part(s, a, k, &mut check);
+                let k0 = axis_key(s, c0, a);
+                let k1 = axis_key(s, c1, a);
+                v = s.xor_u32(v, k0);
+                let t = [signed::<S>(t0, g), signed::<S>(t1, g)];
+                if a < 4 {
+                    block.flip[a] = s.xor_u32(k0, k1);
+                    block.t[a] = t;
+                    block.fade[a] = fade;
+                } else {
+                    flip[a - 4] = s.xor_u32(k0, k1);
+                    offsets[a - 4] = t;
+                    fades[a - 4] = fade;
+                }
+            }};
+        }
+        if EXTRA == 0 {
+            // 5D: written out, each axis's shift a constant.
+            axis!(0);
+            axis!(1);
+            axis!(2);
+            axis!(3);
+            axis!(4);
+        } else {
+            for a in 0..d {
+                axis!(a);
             }
         }
-        let mut result = zero;
+    let mut result = zero;
         for j in 0..1usize << (d - 4) {
             // From block j − 1 to j, the upper axes whose bit changes
             // change key.
@@ -328,8 +418,7 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
             // bit this block completes; otherwise wait.
             let mut u = 0;
             while u < d - 4 && j >> u & 1 == 1 {
-                let fade = s.part_ref(&axes[u + 4].fade, k);
-                value = stack[u] + fade * (value - stack[u]);
+                value = stack[u] + fades[u] * (value - stack[u]);
                 u += 1;
             }
             if u == d - 4 {
@@ -340,7 +429,7 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
         }
         s.set_part(&mut out, k, s.canonical_nan(result));
     }
-    out
+    s.cells_checked(check).then_some(out)
 }
 
 #[cfg(test)]

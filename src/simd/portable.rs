@@ -8,6 +8,7 @@
 //! [`Portable::floor`]). Table reads go lane by lane.
 
 use super::{PermTable, Simd, pack_lanes};
+use wide::bytemuck::cast;
 use wide::{f32x4, i32x4, u32x4};
 
 /// Token of the portable backend; always available.
@@ -177,10 +178,11 @@ impl Simd for Portable {
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, [clear, set]: [f32x4; 2], h: u32x4) -> f32x4 {
-        let (c, s, h) = (clear.to_array(), set.to_array(), h.to_array());
-        f32x4::new(core::array::from_fn(|i| {
-            if h[i] >> 31 == 1 { s[i] } else { c[i] }
-        }))
+        // The top bit spread over its lane (an arithmetic shift), then a
+        // select: lane by lane, the optimiser made a branch per lane of
+        // operands it had spilled.
+        let mask: f32x4 = cast(cast::<u32x4, i32x4>(h) >> 31);
+        mask.select(set, clear)
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn top8(self, t: &[f32; 8], h: u32x4) -> f32x4 {

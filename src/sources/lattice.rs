@@ -11,7 +11,7 @@ use crate::kernel::{
     FillRowsByCells, GradientCorners, HashModeKernel, HashModeRef, MAX_BAND_STEP,
     MAX_COEFFICIENT_STEP, MAX_LATTICE_DIMENSIONS, NaturalCells, Noise, PartsInMemory,
     PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, blend_blocks,
-    blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2, stage2_grad,
+    BlockInput, blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
@@ -324,39 +324,68 @@ impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S
     type Output = S::F;
 
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn run(self, s: S) -> S::F {
+    fn run(mut self, s: S) -> S::F {
         let fade = self.lattice.fade;
         let d = self.c.dims().clamp(1, MAX_LATTICE_DIMENSIONS);
-        // Arrays filled from axis 0 (every entry read is overwritten
-        // first; zeros would be a `memset` per pack).
-        let first = self.stage1(s, 0);
-        let mut axes = [first; MAX_LATTICE_DIMENSIONS];
-        for (a, axis) in axes.iter_mut().enumerate().take(d).skip(1) {
-            *axis = self.stage1(s, a);
-        }
-        if d == 5 && self.grad.is_none() {
-            // The common case with no loop in a corner.
-            return blend_blocks::<S, K, 1, 0>(s, self.seed, &axes[..5]);
-        }
-        let mut slopes = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
-        let mut unused = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
-        let grad = match self.grad {
-            // Values alone, in 6 axes or more: the blocks' kernel.
-            None if d >= 5 => {
-                const UPPER: usize = MAX_LATTICE_DIMENSIONS - 4;
-                return blend_blocks::<S, K, UPPER, { UPPER - 1 }>(s, self.seed, &axes[..d]);
-            }
-            // Fewer axes (only tests ask): the derivatives' kernel, whose
-            // values are the same, its derivatives dropped.
-            None => &mut unused[..d],
-            Some(grad) => {
-                for (slope, axis) in slopes.iter_mut().zip(&axes[..d]) {
-                    *slope = fade_slope(s, fade, axis.t0);
+        let mut grad = self.grad.take();
+        let values_by_blocks = d >= 5 && grad.is_none();
+        // `f32` coordinates with no period go to the blocks as they are,
+        // their stage 1 made part by part; a pack with a cell out of that
+        // range comes round again with stage 1 of the whole pack. (One
+        // call of each kernel, so one copy of each.)
+        let mut by_parts = values_by_blocks
+            && matches!(self.c, LaneSlices::F32(_))
+            && (0..d).all(|a| self.lattice.period(a, self.period_scale).is_none());
+        loop {
+            let staged;
+            let input = match self.c {
+                LaneSlices::F32(c) if by_parts => BlockInput::Coordinates(&c[..d], fade),
+                _ => {
+                    // Filled from axis 0 (every entry read is overwritten
+                    // first; zeros would be a `memset` per pack).
+                    let first = self.stage1(s, 0);
+                    let mut axes = [first; MAX_LATTICE_DIMENSIONS];
+                    for (a, axis) in axes.iter_mut().enumerate().take(d).skip(1) {
+                        *axis = self.stage1(s, a);
+                    }
+                    staged = axes;
+                    BlockInput::Axes(&staged[..d])
                 }
-                grad
+            };
+            if values_by_blocks {
+                const UPPER: usize = MAX_LATTICE_DIMENSIONS - 4;
+                let out = if d == 5 {
+                    // The common case, with no loop in a corner.
+                    blend_blocks::<S, K, 1, 0>(s, self.seed, input)
+                } else {
+                    blend_blocks::<S, K, UPPER, { UPPER - 1 }>(s, self.seed, input)
+                };
+                match out {
+                    Some(out) => return out,
+                    None => {
+                        by_parts = false;
+                        continue;
+                    }
+                }
             }
-        };
-        blend_nd(s, self.seed, &axes[..d], K::SLOPED, &slopes[..d], grad)
+            let BlockInput::Axes(axes) = input else {
+                unreachable!("only values in 5 axes or more go by parts")
+            };
+            let mut slopes = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
+            let mut unused = [s.splat(0.0); MAX_LATTICE_DIMENSIONS];
+            let grad = match grad.take() {
+                // Fewer axes (only tests ask): the derivatives' kernel,
+                // whose values are the same, its derivatives dropped.
+                None => &mut unused[..d],
+                Some(grad) => {
+                    for (slope, axis) in slopes.iter_mut().zip(axes) {
+                        *slope = fade_slope(s, fade, axis.t0);
+                    }
+                    grad
+                }
+            };
+            return blend_nd(s, self.seed, axes, K::SLOPED, &slopes[..d], grad);
+        }
     }
 }
 
