@@ -221,14 +221,14 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
         let s2 = s.add_u32(s3, s3);
         let s1 = s.add_u32(s2, s2);
         let s0 = s.add_u32(s1, s1);
-        let mut dot = s.top2(o[0], s0);
-        dot = dot + s.top2(o[1], s1);
-        dot = dot + s.top2(o[2], s2);
-        dot = dot + s.top2(o[3], s3);
-        dot = dot + s.top2(self.t4, s4);
+        let mut dot = s.signed_top(o[0], s0);
+        dot = dot + s.signed_top(o[1], s1);
+        dot = dot + s.signed_top(o[2], s2);
+        dot = dot + s.signed_top(o[3], s3);
+        dot = dot + s.signed_top(self.t4, s4);
         if EXTRA > 0 {
             for &(t, lift) in self.upper.iter().take(self.uppers) {
-                dot = dot + s.top2(t, s.mul_u32(h, lift));
+                dot = dot + s.signed_top(t, s.mul_u32(h, lift));
             }
         }
         dot

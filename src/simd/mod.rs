@@ -313,6 +313,17 @@ pub trait Simd: Copy {
         }
         u32_part_from(self, a)
     }
+    /// `p` where the top bit of `h` is clear and `minus_p` where it is set,
+    /// with `minus_p` equal to `−p` (a product and the product by the
+    /// negated factor, which differ in a NaN's sign at most): a gradient
+    /// component's sign applied to its product with an offset. The default
+    /// is [`Simd::top2`]; a backend may flip `p`'s sign bit instead and not
+    /// read `minus_p` (AVX-512: one ternary-logic operation, and half the
+    /// registers).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn signed_top(self, [p, minus_p]: [Self::P; 2], h: Self::UP) -> Self::P {
+        self.top2([p, minus_p], h)
+    }
     /// `t[h >> 31]` per lane: the top bit of `h` picks one of two parts
     /// (a gradient component's sign, from one bit of a hash moved to the top).
     #[cfg_attr(not(debug_assertions), inline(always))]

@@ -177,6 +177,12 @@ impl Simd for Portable {
         f32x4::new(h.to_array().map(|h| t[(h & 31) as usize]))
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn signed_top(self, [p, _]: [f32x4; 2], h: u32x4) -> f32x4 {
+        // `h`'s top bit xored into `p`'s sign: two operations, where the
+        // select is four without SSE4.1's blend.
+        cast(cast::<f32x4, u32x4>(p) ^ (h & u32x4::splat(1 << 31)))
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, [clear, set]: [f32x4; 2], h: u32x4) -> f32x4 {
         // The top bit spread over its lane (an arithmetic shift), then a
         // select: lane by lane, the optimiser made a branch per lane of

@@ -153,6 +153,10 @@ impl Simd for Scalar {
         t[(h & 31) as usize]
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
+    fn signed_top(self, [p, _]: [f32; 2], h: u32) -> f32 {
+        f32::from_bits(p.to_bits() ^ (h & 1 << 31))
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, t: [f32; 2], h: u32) -> f32 {
         t[(h >> 31) as usize]
     }

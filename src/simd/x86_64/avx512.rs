@@ -136,6 +136,21 @@ impl Lanes<Avx512> for F32x16 {
     }
 }
 
+/// `v` with its making hidden (see [`Simd::opaque_up`]): an empty `asm!`
+/// passing `v` through its own register.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn opaque512(v: __m512i) -> __m512i {
+    let mut v = v;
+    // SAFETY: the template is only a comment naming the register: no
+    // instruction runs, no memory, stack or flags are touched, and `v`
+    // comes back unchanged.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(zmm_reg) v, options(pure, nomem, nostack, preserves_flags));
+    }
+    v
+}
+
 impl Simd for Avx512 {
     const LEVEL: crate::Level = crate::Level::Avx512;
     const LANES: usize = 16 * VECTORS;
@@ -459,6 +474,23 @@ impl Simd for Avx512 {
         F32x16(unsafe {
             let table = _mm512_castps256_ps512(_mm256_loadu_ps(t.as_ptr()));
             _mm512_permutexvar_ps(_mm512_srli_epi32::<29>(h.0), table)
+        })
+    }
+    /// Without it, the doubling of a hash that moves each sign bit to the
+    /// top became one more `vpmulld` per axis and corner (5D: 5 a corner).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn opaque_up(self, v: U32x16) -> U32x16 {
+        // SAFETY: the token proves AVX-512F.
+        U32x16(unsafe { opaque512(v.0) })
+    }
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn signed_top(self, [p, _]: [F32x16; 2], h: U32x16) -> F32x16 {
+        // SAFETY: the token proves AVX-512F. Truth table 0x78 is
+        // `a ^ (b & c)`: `p` with `h`'s top bit xored into its sign.
+        F32x16(unsafe {
+            let sign = _mm512_set1_epi32(i32::MIN);
+            let v = _mm512_ternarylogic_epi32::<0x78>(_mm512_castps_si512(p.0), h.0, sign);
+            _mm512_castsi512_ps(v)
         })
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
