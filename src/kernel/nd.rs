@@ -399,34 +399,45 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
                 axis!(a);
             }
         }
-    let mut result = zero;
-        for j in 0..1usize << (d - 4) {
-            // From block j − 1 to j, the upper axes whose bit changes
-            // change key.
-            let changed = if j == 0 { 0 } else { j ^ (j - 1) };
-            for (u, &flip) in flip.iter().enumerate().take(d - 4) {
-                if changed >> u & 1 == 1 {
-                    v = s.xor_u32(v, flip);
+        let result = if EXTRA == 0 {
+            // 5D: the two blocks written out (axis 4 near, then far), as
+            // the walk below makes them.
+            block.t4 = offsets[0][0];
+            let near = block.tesseract(s, v);
+            block.t4 = offsets[0][1];
+            let far = block.tesseract(s, s.xor_u32(v, flip[0]));
+            near + fades[0] * (far - near)
+        } else {
+            let mut result = zero;
+            for j in 0..1usize << (d - 4) {
+                // From block j − 1 to j, the upper axes whose bit changes
+                // change key.
+                let changed = if j == 0 { 0 } else { j ^ (j - 1) };
+                for (u, &flip) in flip.iter().enumerate().take(d - 4) {
+                    if changed >> u & 1 == 1 {
+                        v = s.xor_u32(v, flip);
+                    }
+                }
+                block.t4 = offsets[0][j & 1];
+                for (u, upper) in block.upper.iter_mut().enumerate().take(d - 5) {
+                    upper.0 = offsets[u + 1][j >> (u + 1) & 1];
+                }
+                let mut value = block.tesseract(s, v);
+                // Blend with the waiting blocks along each upper axis whose
+                // bit this block completes; otherwise wait.
+                let mut u = 0;
+                while u < d - 4 && j >> u & 1 == 1 {
+                    value = stack[u] + fades[u] * (value - stack[u]);
+                    u += 1;
+                }
+                if u == d - 4 {
+                    result = value;
+                } else {
+                    stack[u] = value;
                 }
             }
-            block.t4 = offsets[0][j & 1];
-            for (u, upper) in block.upper.iter_mut().enumerate().take(d - 5) {
-                upper.0 = offsets[u + 1][j >> (u + 1) & 1];
-            }
-            let mut value = block.tesseract(s, v);
-            // Blend with the waiting blocks along each upper axis whose
-            // bit this block completes; otherwise wait.
-            let mut u = 0;
-            while u < d - 4 && j >> u & 1 == 1 {
-                value = stack[u] + fades[u] * (value - stack[u]);
-                u += 1;
-            }
-            if u == d - 4 {
-                result = value;
-            } else {
-                stack[u] = value;
-            }
-        }
+            result
+        };
         s.set_part(&mut out, k, s.canonical_nan(result));
     }
     s.cells_checked(check).then_some(out)

@@ -7,11 +7,11 @@ use crate::field::{
     Field, GradField, GridAxis, Input, LaneSlices, PointPack, inputs_cut, inputs_pack,
 };
 use crate::kernel::{
-    AxisSamples, BandAxis, CoordinatesMode, Corners, Dims, FillGridRows, FillRowsByBands,
-    FillRowsByCells, GradientCorners, HashModeKernel, HashModeRef, MAX_BAND_STEP,
+    AxisSamples, BandAxis, BlockInput, CoordinatesMode, Corners, Dims, FillGridRows,
+    FillRowsByBands, FillRowsByCells, GradientCorners, HashModeKernel, HashModeRef, MAX_BAND_STEP,
     MAX_COEFFICIENT_STEP, MAX_LATTICE_DIMENSIONS, NaturalCells, Noise, PartsInMemory,
     PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, blend_blocks,
-    BlockInput, blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2, stage2_grad,
+    blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
