@@ -288,6 +288,7 @@ struct FillPointsNd<'a, F> {
 impl<F: Field> Job for FillPointsNd<'_, F> {
     type Output = ();
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let n = S::LANES;
@@ -320,7 +321,10 @@ impl LaneCopies {
         }
     }
 
-    /// The pack of `n` points of `points` from `at`.
+    /// The pack of `n` points of `points` from `at` (inlined into each
+    /// level's driver, where `n` is its constant width: the copies are then
+    /// a few vector moves, not a `memcpy` call per axis).
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn pack<'a>(&'a mut self, points: &PointsNd<'_>, at: usize, n: usize) -> LaneSlices<'a> {
         match points {
             PointsNd::F32(c) => LaneSlices::F32(lane_copies(c, &mut self.f32s, at, n)),
@@ -331,6 +335,7 @@ impl LaneCopies {
 
 /// The pack of `n` points from `at` (fewer at the end, zero past them) as
 /// per-lane copies in `lanes`.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn lane_copies<'a, T: Copy + Default>(
     coords: &[&[T]],
     lanes: &'a mut [[T; MAX_LANES]],
@@ -339,8 +344,13 @@ fn lane_copies<'a, T: Copy + Default>(
 ) -> &'a [[T; MAX_LANES]] {
     for (l, c) in lanes.iter_mut().zip(coords) {
         let len = c.len().saturating_sub(at).min(n);
-        l[..len].copy_from_slice(&c[at..at + len]);
-        l[len..n].fill(T::default());
+        if len == n {
+            // A whole pack: `n` elements, a constant where inlined.
+            l[..n].copy_from_slice(&c[at..at + n]);
+        } else {
+            l[..len].copy_from_slice(&c[at..at + len]);
+            l[len..n].fill(T::default());
+        }
     }
     lanes
 }
@@ -412,6 +422,7 @@ struct FillPointsGradNd<'a, 'b, F> {
 impl<F: GradField> Job for FillPointsGradNd<'_, '_, F> {
     type Output = ();
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn run<S: Simd>(self, s: S) {
         let r = self.field.ready(s);
         let n = S::LANES;

@@ -399,7 +399,7 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
                 axis!(a);
             }
         }
-        let result = if EXTRA == 0 {
+        let result = if EXTRA == 0 && S::LEVEL != crate::Level::Avx2 {
             // 5D: the two blocks written out (axis 4 near, then far), as
             // the walk below makes them.
             block.t4 = offsets[0][0];
