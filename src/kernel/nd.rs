@@ -399,9 +399,11 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
                 axis!(a);
             }
         }
-        let result = if EXTRA == 0 && S::LEVEL != crate::Level::Avx2 {
+        let result = if EXTRA == 0 && !S::SIGNED_TOP_BLENDS {
             // 5D: the two blocks written out (axis 4 near, then far), as
-            // the walk below makes them.
+            // the walk below makes them. (Where a product's sign is a
+            // blend of two products, AVX2, their registers overflow: the
+            // walk is faster there.)
             block.t4 = offsets[0][0];
             let near = block.tesseract(s, v);
             block.t4 = offsets[0][1];

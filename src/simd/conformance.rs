@@ -450,6 +450,16 @@ fn observe<S: Simd>(s: S) -> Observed {
                 s.top2([s.top24(x), s.top24(y)], s.xor_u32(x, y))
             }),
         );
+        o.put(
+            "signed_top",
+            parts_bits(s, |k| {
+                let (x, y) = (s.u32_part(a, k), s.u32_part(b, k));
+                // A finite product and its exact negative (no NaN: their
+                // signs may differ between forms).
+                let p = s.top24(x) - s.top24(y);
+                s.signed_top([p, p * s.part(s.splat(-1.0), 0)], s.xor_u32(x, y))
+            }),
+        );
         o.put("top8", parts_bits(s, |k| s.top8(&t8, s.u32_part(a, k))));
         o.put("top16", parts_bits(s, |k| s.top16(&t16, s.u32_part(a, k))));
         o.put("top24", parts_bits(s, |k| s.top24(s.u32_part(a, k))));

@@ -313,6 +313,11 @@ pub trait Simd: Copy {
         }
         u32_part_from(self, a)
     }
+    /// Whether [`Simd::signed_top`] blends its two products (reads
+    /// `minus_p`) rather than flipping a sign: then a kernel's products
+    /// take twice the registers, and kernels that keep many of them write
+    /// less out at once (AVX2, 16 registers).
+    const SIGNED_TOP_BLENDS: bool = true;
     /// `p` where the top bit of `h` is clear and `minus_p` where it is set,
     /// with `minus_p` equal to `−p` (a product and the product by the
     /// negated factor, which differ in a NaN's sign at most): a gradient

@@ -195,6 +195,7 @@ impl Simd for Portable {
         #[cfg(not(target_arch = "x86_64"))]
         v
     }
+    const SIGNED_TOP_BLENDS: bool = false;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn signed_top(self, [p, _]: [f32x4; 2], h: u32x4) -> f32x4 {
         // `h`'s top bit xored into `p`'s sign: two operations, where the

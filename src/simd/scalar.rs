@@ -152,6 +152,7 @@ impl Simd for Scalar {
     fn table32(self, t: &[f32; 32], h: i32) -> f32 {
         t[(h & 31) as usize]
     }
+    const SIGNED_TOP_BLENDS: bool = false;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn signed_top(self, [p, _]: [f32; 2], h: u32) -> f32 {
         f32::from_bits(p.to_bits() ^ (h & 1 << 31))

@@ -462,6 +462,16 @@ impl Simd for Neon {
             vreinterpretq_f32_u8(vqtbl2q_u8(vld1q_u8_x2(t.as_ptr().cast()), idx))
         })
     }
+    const SIGNED_TOP_BLENDS: bool = false;
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn signed_top(self, [p, _]: [F32x4; 2], h: U32x4) -> F32x4 {
+        // SAFETY: the token proves NEON. `h`'s top bit xored into `p`'s
+        // sign (two operations, as the blend's are, on one register).
+        F32x4(unsafe {
+            let sign = vandq_u32(h.0, vdupq_n_u32(1 << 31));
+            vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(p.0), sign))
+        })
+    }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn top2(self, [clear, set]: [F32x4; 2], h: U32x4) -> F32x4 {
         // SAFETY: the token proves NEON. The arithmetic shift spreads bit 31

@@ -483,6 +483,7 @@ impl Simd for Avx512 {
         // SAFETY: the token proves AVX-512F.
         U32x16(unsafe { opaque512(v.0) })
     }
+    const SIGNED_TOP_BLENDS: bool = false;
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn signed_top(self, [p, _]: [F32x16; 2], h: U32x16) -> F32x16 {
         // SAFETY: the token proves AVX-512F. Truth table 0x78 is
