@@ -292,33 +292,44 @@ impl<S: Simd> BlockInput<'_, S> {
             BlockInput::Coordinates(c, _) => c.len(),
         }
     }
+}
 
-    /// Part `k` of axis `a`: its lower and upper cells, offsets `[t, t − 1]`
-    /// and fade (a lane whose cell is out of range folded into `check`).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn part(&self, s: S, a: usize, k: usize, check: &mut S::UP) -> ([S::UP; 2], [S::P; 2], S::P) {
-        match *self {
-            BlockInput::Axes(axes) => {
-                let axis = &axes[a];
-                (
-                    [s.u32_part_ref(&axis.c0, k), s.u32_part_ref(&axis.c1, k)],
-                    [s.part_ref(&axis.t0, k), s.part_ref(&axis.t1, k)],
-                    s.part_ref(&axis.fade, k),
-                )
-            }
-            BlockInput::Coordinates(c, fade) => {
-                let x = s.load_part(&c[a][..S::LANES], k);
-                let floor = s.floor_part(x);
-                let [c0] = s.cells32_parts_checked(&[floor], check);
-                let t0 = x - floor;
-                (
-                    [c0, s.add_u32(c0, s.splat_u32(1))],
-                    [t0, t0 - splat_part(s, 1.0)],
-                    faded(s, fade, t0),
-                )
-            }
-        }
-    }
+/// One part of one axis's stage 1: `([c0, c1], [t0, t1], fade)`.
+type AxisPart<S> = (
+    [<S as Simd>::UP; 2],
+    [<S as Simd>::P; 2],
+    <S as Simd>::P,
+);
+
+/// [`AxisPart`] `k` of a staged axis.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn axis_part<S: Simd>(s: S, axis: &Axis<S, CoordinatesMode>, k: usize) -> AxisPart<S> {
+    (
+        [s.u32_part_ref(&axis.c0, k), s.u32_part_ref(&axis.c1, k)],
+        [s.part_ref(&axis.t0, k), s.part_ref(&axis.t1, k)],
+        s.part_ref(&axis.fade, k),
+    )
+}
+
+/// [`AxisPart`] `k` of an axis's `f32` lanes `c`: [`axis`](super::axis)'s
+/// operations on its lanes.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn coordinate_part<S: Simd>(
+    s: S,
+    c: &[f32; MAX_LANES],
+    k: usize,
+    fade: Fade,
+    check: &mut S::UP,
+) -> AxisPart<S> {
+    let x = s.load_part(&c[..S::LANES], k);
+    let floor = s.floor_part(x);
+    let [c0] = s.cells32_parts_checked(&[floor], check);
+    let t0 = x - floor;
+    (
+        [c0, s.add_u32(c0, s.splat_u32(1))],
+        [t0, t0 - splat_part(s, 1.0)],
+        faded(s, fade, t0),
+    )
 }
 
 /// [`blend_nd`]'s values (no derivatives) in 5 dimensions and more, with
@@ -366,12 +377,13 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
     let mut stack = [zero; UPPER];
     for k in 0..S::PARTS {
         let mut v = seed;
-        // Axis a's key into `v`, and what its corners read (a macro, not
-        // a closure: a closure is not inlined into the level's function).
+        // Axis a's key into `v`, and what its corners read, from its part
+        // `$part` (macros, not closures: a closure is not inlined into the
+        // level's function).
         macro_rules! axis {
-            ($a:expr) => {{
+            ($a:expr, $part:expr) => {{
                 let a = $a;
-                let ([c0, c1], [t0, t1], fade) = input.part(s, a, k, &mut check);
+                let ([c0, c1], [t0, t1], fade): AxisPart<S> = $part;
                 let k0 = axis_key(s, c0, a);
                 let k1 = axis_key(s, c1, a);
                 v = s.xor_u32(v, k0);
@@ -387,16 +399,51 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
                 }
             }};
         }
-        if EXTRA == 0 {
-            // 5D: written out, each axis's shift a constant.
-            axis!(0);
-            axis!(1);
-            axis!(2);
-            axis!(3);
-            axis!(4);
-        } else {
-            for a in 0..d {
-                axis!(a);
+        // Every axis, axis `$a`'s part `$part`; in 5D written out, each
+        // axis's shift a constant.
+        macro_rules! all_axes {
+            ($a:ident => $part:expr) => {
+                if EXTRA == 0 {
+                    for_five!($a => axis!($a, $part));
+                } else {
+                    for $a in 0..d {
+                        axis!($a, $part);
+                    }
+                }
+            };
+        }
+        macro_rules! for_five {
+            ($a:ident => $e:expr) => {{
+                {
+                    let $a = 0;
+                    $e
+                }
+                {
+                    let $a = 1;
+                    $e
+                }
+                {
+                    let $a = 2;
+                    $e
+                }
+                {
+                    let $a = 3;
+                    $e
+                }
+                {
+                    let $a = 4;
+                    $e
+                }
+            }};
+        }
+        // The input and the fade matched once per part, not per axis.
+        match input {
+            BlockInput::Axes(axes) => all_axes!(a => axis_part(s, &axes[a], k)),
+            BlockInput::Coordinates(c, Fade::Quintic) => {
+                all_axes!(a => coordinate_part(s, &c[a], k, Fade::Quintic, &mut check))
+            }
+            BlockInput::Coordinates(c, fade) => {
+                all_axes!(a => coordinate_part(s, &c[a], k, fade, &mut check))
             }
         }
         let result = if EXTRA == 0 && !S::SIGNED_TOP_BLENDS {
