@@ -26,7 +26,7 @@
 //! test checks it); the cost is `2^D` corners of `O(D)` work each.
 
 use super::axis::splat_part;
-use super::hash::{axis_key, finish};
+use super::hash::{axis_key, finish, finish_folded, fold};
 use super::stage2::lerp;
 use super::{Axis, CoordinatesMode, Corners, HashModeKernel};
 use crate::Fade;
@@ -179,6 +179,8 @@ struct Block<S: Simd, K, const EXTRA: usize> {
     /// `[near, far]` per axis.
     t: [[Signed<S>; 2]; 4],
     fade: [S::P; 4],
+    /// Each axis's key change, folded (see [`fold`]); the keys the corners
+    /// are given are folded too.
     flip: [S::UP; 4],
     /// Axis 4's in this block, and `2^(d − 5)`: the hash times it has axis
     /// 4's sign bit on top (not read in 5D).
@@ -204,7 +206,7 @@ impl<S: Simd, K: Corners, const EXTRA: usize> Block<S, K, EXTRA> {
     /// four axes: `gradient · offset` summed in axis order (or the height).
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn corner(&self, s: S, v: S::UP, o: [Signed<S>; 4]) -> S::P {
-        let h = finish(s, v);
+        let h = finish_folded(s, v);
         if !K::SLOPED {
             return CoordinatesMode::height(s, h);
         }
@@ -295,11 +297,7 @@ impl<S: Simd> BlockInput<'_, S> {
 }
 
 /// One part of one axis's stage 1: `([c0, c1], [t0, t1], fade)`.
-type AxisPart<S> = (
-    [<S as Simd>::UP; 2],
-    [<S as Simd>::P; 2],
-    <S as Simd>::P,
-);
+type AxisPart<S> = ([<S as Simd>::UP; 2], [<S as Simd>::P; 2], <S as Simd>::P);
 
 /// [`AxisPart`] `k` of a staged axis.
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -389,11 +387,11 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
                 v = s.xor_u32(v, k0);
                 let t = [signed::<S>(t0, g), signed::<S>(t1, g)];
                 if a < 4 {
-                    block.flip[a] = s.xor_u32(k0, k1);
+                    block.flip[a] = fold(s, s.xor_u32(k0, k1));
                     block.t[a] = t;
                     block.fade[a] = fade;
                 } else {
-                    flip[a - 4] = s.xor_u32(k0, k1);
+                    flip[a - 4] = fold(s, s.xor_u32(k0, k1));
                     offsets[a - 4] = t;
                     fades[a - 4] = fade;
                 }
@@ -446,6 +444,10 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
                 all_axes!(a => coordinate_part(s, &c[a], k, fade, &mut check))
             }
         }
+        // Keys and key changes from here on are folded (the first half of
+        // `finish`, linear over xor): a corner's key is one xor and one
+        // multiply from its neighbour's.
+        v = fold(s, v);
         let result = if EXTRA == 0 && !S::SIGNED_TOP_BLENDS {
             // 5D: the two blocks written out (axis 4 near, then far), as
             // the walk below makes them. (Where a product's sign is a

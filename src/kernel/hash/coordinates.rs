@@ -72,7 +72,21 @@ pub(crate) fn axis_key<S: Simd>(s: S, c: S::UP, a: usize) -> S::UP {
 /// The final mix of a corner's combined keys.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn finish<S: Simd>(s: S, v: S::UP) -> S::UP {
-    s.mul_u32(s.xor_u32(v, s.shr_u32::<16>(v)), s.splat_u32(FINAL_PRIME))
+    finish_folded(s, fold(s, v))
+}
+
+/// The first half of [`finish`], `v ^ (v >> 16)`. It is linear over xor
+/// (`fold(a ^ b) = fold(a) ^ fold(b)`), so a kernel that walks corners by
+/// xoring key changes can fold the changes once and walk folded keys.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn fold<S: Simd>(s: S, v: S::UP) -> S::UP {
+    s.xor_u32(v, s.shr_u32::<16>(v))
+}
+
+/// The second half of [`finish`], of a [`fold`]ed key.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub(crate) fn finish_folded<S: Simd>(s: S, folded: S::UP) -> S::UP {
+    s.mul_u32(folded, s.splat_u32(FINAL_PRIME))
 }
 
 /// The scalar definition of [`CoordinatesMode`]: the hash of the corner with

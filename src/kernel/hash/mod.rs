@@ -46,7 +46,7 @@ mod permutation;
 mod tests;
 
 pub use coordinates::CoordinatesMode;
-pub(crate) use coordinates::{axis_key, finish};
+pub(crate) use coordinates::{axis_key, finish, finish_folded, fold};
 pub(crate) use part_cells::{NaturalCells, PartCells, PeriodicCells};
 pub(crate) use periodic::{VECTOR_PERIOD_MAX, periodic_cells_f32};
 pub use permutation::PermutationMode;
