@@ -238,25 +238,50 @@ impl CoordinatesMode {
     /// The hashes of a part's corners (corner `i + 2j + 4k + 8l` at the
     /// lower or upper cell of each axis by its bits) from each axis's
     /// `(lower, upper)` cells: the combined keys of the lower axes' corners,
-    /// extended axis by axis, then mixed.
+    /// extended axis by axis, then mixed. In 4D the keys are [`fold`]ed
+    /// first (the first half of [`finish`], linear over xor: once per axis,
+    /// not once per corner), so each corner's mix is its multiply alone:
+    /// the same hashes, 8% fewer instructions a point (AVX2). In 3D that
+    /// form measured 2% slower at AVX2 (fewer instructions, longer chains),
+    /// so up to 3D the keys are mixed corner by corner.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn corner_hashes<S: Simd, const D: usize>(
         s: S,
         seed: &S::UP,
         cells: &[(S::UP, S::UP); D],
     ) -> [S::UP; 16] {
-        let mut v = [*seed; 16];
+        if const { D < 4 } {
+            let mut v = [*seed; 16];
+            for (a, &(lower, upper)) in cells.iter().enumerate() {
+                let k0 = axis_key(s, lower, a);
+                let k1 = axis_key(s, upper, a);
+                let n = 1 << a;
+                for i in 0..n {
+                    v[i + n] = s.xor_u32(v[i], k1);
+                    v[i] = s.xor_u32(v[i], k0);
+                }
+            }
+            for h in &mut v[..1 << D] {
+                *h = finish(s, *h);
+            }
+            return v;
+        }
+        let mut base = *seed;
+        let mut flips = [base; D];
         for (a, &(lower, upper)) in cells.iter().enumerate() {
             let k0 = axis_key(s, lower, a);
-            let k1 = axis_key(s, upper, a);
+            base = s.xor_u32(base, k0);
+            flips[a] = fold(s, s.xor_u32(k0, axis_key(s, upper, a)));
+        }
+        let mut v = [fold(s, base); 16];
+        for (a, &flip) in flips.iter().enumerate() {
             let n = 1 << a;
             for i in 0..n {
-                v[i + n] = s.xor_u32(v[i], k1);
-                v[i] = s.xor_u32(v[i], k0);
+                v[i + n] = s.xor_u32(v[i], flip);
             }
         }
         for h in &mut v[..1 << D] {
-            *h = finish(s, *h);
+            *h = finish_folded(s, *h);
         }
         v
     }
