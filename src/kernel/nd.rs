@@ -7,6 +7,14 @@
 //! [`blend_nd`] (every corner walked at run time, one copy per level and
 //! corner kind). Both give the same values, bit for bit.
 //!
+//! What makes the blocks fast (each the same bits as the plain walk):
+//! - stage 1 part by part from `f32` coordinates ([`BlockInput`]), nothing
+//!   of it through memory;
+//! - a corner's term is a product made once per part and axis, its sign
+//!   from the hash ([`Simd::signed_top`]): no multiply per corner;
+//! - keys folded once per axis (`hash::fold`, linear over xor), so a
+//!   corner's hash is one xor and one multiply.
+//!
 //! It is the coordinates mode's lattice written for `D` axes:
 //! - each corner's hash is the `hash` module's definition over `D` cells
 //!   (`key_a(c) = m ^ (m >> a)`, `m = c · PRIME[a]`, `key_0(c) = m`: every
@@ -279,19 +287,20 @@ pub(crate) enum BlockInput<'a, S: Simd> {
     /// Stage 1 of the whole pack, one [`Axis`] per axis (`f64`
     /// coordinates, periods).
     Axes(&'a [Axis<S, CoordinatesMode>]),
-    /// A pack's `f32` coordinates, lanes per axis, with no period and this
-    /// fade: each part's stage 1 is made where it is read, by
-    /// [`axis`](super::axis)'s operations on its lanes (so its bits), and
-    /// nothing of it goes through memory. Its cells are right while every
-    /// |floor| < 2³¹ (else `blend_blocks` says `None`).
-    Coordinates(&'a [[f32; MAX_LANES]], Fade),
+    /// A pack's `f32` coordinates, lanes per axis, with no period and the
+    /// default (quintic) fade: each part's stage 1 is made where it is
+    /// read, by [`axis`](super::axis)'s operations on its lanes (so its
+    /// bits), and nothing of it goes through memory. Its cells are right
+    /// while every |floor| < 2³¹ (else `blend_blocks` says `None`). Other
+    /// fades take `Axes` (one copy of this stage fewer per level).
+    Coordinates(&'a [[f32; MAX_LANES]]),
 }
 
 impl<S: Simd> BlockInput<'_, S> {
     fn dims(&self) -> usize {
         match self {
             BlockInput::Axes(axes) => axes.len(),
-            BlockInput::Coordinates(c, _) => c.len(),
+            BlockInput::Coordinates(c) => c.len(),
         }
     }
 }
@@ -309,14 +318,13 @@ fn axis_part<S: Simd>(s: S, axis: &Axis<S, CoordinatesMode>, k: usize) -> AxisPa
     )
 }
 
-/// [`AxisPart`] `k` of an axis's `f32` lanes `c`: [`axis`](super::axis)'s
-/// operations on its lanes.
+/// [`AxisPart`] `k` of an axis's `f32` lanes `c` with the quintic fade:
+/// [`axis`](super::axis)'s operations on its lanes.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn coordinate_part<S: Simd>(
     s: S,
     c: &[f32; MAX_LANES],
     k: usize,
-    fade: Fade,
     check: &mut S::UP,
 ) -> AxisPart<S> {
     let x = s.load_part(&c[..S::LANES], k);
@@ -326,7 +334,7 @@ fn coordinate_part<S: Simd>(
     (
         [c0, s.add_u32(c0, s.splat_u32(1))],
         [t0, t0 - splat_part(s, 1.0)],
-        faded(s, fade, t0),
+        faded(s, Fade::Quintic, t0),
     )
 }
 
@@ -434,14 +442,11 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
                 }
             }};
         }
-        // The input and the fade matched once per part, not per axis.
+        // The input matched once per part, not per axis.
         match input {
             BlockInput::Axes(axes) => all_axes!(a => axis_part(s, &axes[a], k)),
-            BlockInput::Coordinates(c, Fade::Quintic) => {
-                all_axes!(a => coordinate_part(s, &c[a], k, Fade::Quintic, &mut check))
-            }
-            BlockInput::Coordinates(c, fade) => {
-                all_axes!(a => coordinate_part(s, &c[a], k, fade, &mut check))
+            BlockInput::Coordinates(c) => {
+                all_axes!(a => coordinate_part(s, &c[a], k, &mut check))
             }
         }
         // Keys and key changes from here on are folded (the first half of

@@ -41,7 +41,9 @@
 //!   shift, `xor_u32` is bitwise, `min_u32` compares unsigned.
 //! - [`Simd::top8`] / [`Simd::top16`] return `t[h >> 29]` / `t[h >> 28]`
 //!   (the hash's top bits pick the entry); [`Simd::top24`] returns
-//!   `h >> 8` as an exact `f32`.
+//!   `h >> 8` as an exact `f32`. [`Simd::top2`] picks one of two parts by
+//!   the top bit; [`Simd::signed_top`] is `p` or `−p` by it (given both:
+//!   equal bits, except a NaN's sign, which callers make canonical).
 
 use std::ops::{Add, Mul, Sub};
 

@@ -329,17 +329,18 @@ impl<K: Corners + fmt::Debug, S: Simd> OutlinedJob<S> for LatticePackNd<'_, K, S
         let d = self.c.dims().clamp(1, MAX_LATTICE_DIMENSIONS);
         let mut grad = self.grad.take();
         let values_by_blocks = d >= 5 && grad.is_none();
-        // `f32` coordinates with no period go to the blocks as they are,
-        // their stage 1 made part by part; a pack with a cell out of that
-        // range comes round again with stage 1 of the whole pack. (One
-        // call of each kernel, so one copy of each.)
+        // `f32` coordinates with no period and the default fade go to the
+        // blocks as they are, their stage 1 made part by part; a pack with
+        // a cell out of that range comes round again with stage 1 of the
+        // whole pack. (One call of each kernel, so one copy of each.)
         let mut by_parts = values_by_blocks
+            && fade == Fade::Quintic
             && matches!(self.c, LaneSlices::F32(_))
             && (0..d).all(|a| self.lattice.period(a, self.period_scale).is_none());
         loop {
             let staged;
             let input = match self.c {
-                LaneSlices::F32(c) if by_parts => BlockInput::Coordinates(&c[..d], fade),
+                LaneSlices::F32(c) if by_parts => BlockInput::Coordinates(&c[..d]),
                 _ => {
                     // Filled from axis 0 (every entry read is overwritten
                     // first; zeros would be a `memset` per pack).

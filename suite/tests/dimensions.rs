@@ -60,7 +60,7 @@ fn quintic(t: f32) -> f32 {
     1.0f32.min(t3 * (t * (t * 6.0 - 15.0) + 10.0))
 }
 
-/// Lattice noise at a finite point with |coordinates| < 2³¹, from the
+/// Lattice noise at a finite point (its cells `floor mod 2³²`), from the
 /// definition: cells and offsets, every corner's hash, gradient
 /// `(±g, …)` by the hash's top `D` bits (value noise: the top 24 bits as a
 /// height), blended along x, then y, …
@@ -139,7 +139,9 @@ pub(crate) fn bits(v: &[f32]) -> Vec<u32> {
 #[test]
 fn noise_in_five_dimensions_and_more_follows_the_definition() {
     for dims in [3, 4, 5, 6, 7, 8] {
-        for span in [3.0f32, 1e6] {
+        // 1e10: most cells beyond ±2³¹ (wrapped mod 2³²; there every f32
+        // is a whole number, so lattice points, and their zeros' signs).
+        for span in [3.0f32, 1e6, 1e10] {
             let c = points(dims, 300, span);
             for (gradient, source) in [
                 (false, DynSource::new(Value::new(99))),
