@@ -450,8 +450,8 @@ pub(crate) fn blend_blocks<S: Simd, K: Corners, const UPPER: usize, const EXTRA:
             }
         }
         // Keys and key changes from here on are folded (the first half of
-        // `finish`, linear over xor): a corner's key is one xor and one
-        // multiply from its neighbour's.
+        // `finish`, linear over xor): a corner's folded key is one xor from
+        // its neighbour's, and its hash one multiply.
         v = fold(s, v);
         let result = if EXTRA == 0 && !S::SIGNED_TOP_BLENDS {
             // 5D: the two blocks written out (axis 4 near, then far), as
