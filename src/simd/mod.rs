@@ -431,7 +431,9 @@ pub trait Simd: Copy {
     /// instruction), so it cannot rewrite a kernel into a costlier form:
     /// a product's double into a second multiply, or a blend of two
     /// products back into a product of a blend. A backend may return `v`
-    /// without the hint (AVX2 gives it: measured).
+    /// without the hint (AVX2 gives it for both; AVX-512 and Portable on
+    /// x86_64 for `opaque_up`, where its absence made the hash's doublings
+    /// multiplies: measured).
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn opaque_p(self, v: Self::P) -> Self::P {
         v
