@@ -137,6 +137,19 @@ macro_rules! forward_field {
             {
                 self.0.fill_rows(plan, axes, first_row, out, streaming)
             }
+            fn add_rows<const D: usize>(
+                &self,
+                plan: &Self::Plan,
+                axes: &[crate::field::GridAxis; D],
+                first_row: usize,
+                out: &mut [f32],
+                amplitude: f32,
+            ) -> bool
+            where
+                crate::kernel::Noise: crate::kernel::Dims<D>,
+            {
+                self.0.add_rows(plan, axes, first_row, out, amplitude)
+            }
             $($extra)*
         }
     };

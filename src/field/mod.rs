@@ -160,6 +160,25 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     ) where
         Noise: Dims<D>;
 
+    /// Adds `amplitude ·` the rows [`Field::fill_rows`] would store to the
+    /// values in `out` (`out + amplitude·v`, a fractal's fold in its order)
+    /// in the row pass itself, where the field can; `false`, with nothing
+    /// written, where it cannot (the default).
+    fn add_rows<const D: usize>(
+        &self,
+        plan: &Self::Plan,
+        axes: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        amplitude: f32,
+    ) -> bool
+    where
+        Noise: Dims<D>,
+    {
+        let _ = (plan, axes, first_row, out, amplitude);
+        false
+    }
+
     /// Runs one batch call. The default compiles the kernels for `Self`
     /// where the call is; the crate's own sources (`Perlin`, `Value`, the
     /// fractals over them) override it with a copy compiled once in this

@@ -224,6 +224,21 @@ impl BandAxis {
     fn y_bands(&self) -> usize {
         self.y_band_end.len()
     }
+
+    /// Whether a `dims`-D grid on this axis goes transposed ([`narrow`]):
+    /// windows narrower than a register (measured: at AVX2 8 columns were
+    /// 1.2 times slower transposed, 2 columns 1.4 times faster; at AVX-512
+    /// 8 columns 1.4 times faster), unless streamed.
+    fn transposed(&self, dims: usize, streaming: bool) -> bool {
+        let narrow = self.len < self.part.min(narrow::NARROW_COLUMNS + 1);
+        dims == 2 && narrow && !self.wide && !streaming
+    }
+
+    /// Whether [`FillRowsByBands`] can add its rows into the output
+    /// (`add`): every grid but the transposed ones.
+    pub(crate) fn can_add(&self, dims: usize) -> bool {
+        !self.transposed(dims, false)
+    }
 }
 
 /// Whether cells `c0` stay or move by `step` (1: up, `u32::MAX`: down) from
@@ -329,6 +344,10 @@ pub(crate) struct FillRowsByBands<'a, K, const D: usize> {
     /// Write whole packs with non-temporal stores (outputs much larger
     /// than the caches).
     pub(crate) streaming: bool,
+    /// `Some(a)`: add `a ·` each sample to the value in `out` (a fractal's
+    /// octave folded in the row pass: the fold's operations, `out + a·v`,
+    /// so its bits), not streamed, and only where [`BandAxis::can_add`].
+    pub(crate) add: Option<f32>,
 }
 
 impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
@@ -347,10 +366,8 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
         if nx == 0 || self.out.is_empty() {
             return;
         }
-        // Windows narrower than a register go transposed (measured: at
-        // AVX2 8 columns were 1.2 times slower transposed, 2 columns 1.4
-        // times faster; at AVX-512 8 columns 1.4 times faster).
-        if D == 2 && nx < n.min(narrow::NARROW_COLUMNS + 1) && !x.wide && !self.streaming {
+        debug_assert!(self.add.is_none() || (x.can_add(D) && !self.streaming));
+        if x.transposed(D, self.streaming) {
             let modes = (self.hash_mode, self._corners);
             let axes = [axes[0], axes[1]];
             return narrow::narrow_rows::<S, K>(s, modes, x, axes, self.first_row, self.out);
@@ -429,7 +446,12 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
             }
             let band = &mut self.out[r0 * nx..r1 * nx];
             let (t, f) = (&y.t0[j..j + r1 - r0], &x.other_fades[0][j..j + r1 - r0]);
-            band_rows::<S, K, D>(s, nx, columns, (t, f, w), band, self.streaming, splats);
+            let store = match (self.streaming, self.add) {
+                (true, _) => Store::Streamed,
+                (false, None) => Store::Plain,
+                (false, Some(a)) => Store::Add(splat(s, a)),
+            };
+            band_rows::<S, K, D>(s, nx, columns, (t, f, w), band, store, splats);
             r0 = r1;
         }
         if self.streaming {
@@ -690,6 +712,27 @@ const ROWS: usize = 64;
 /// Bytes of output a chunk of rows spans at most (half of a 32 KiB L1).
 const CHUNK_BYTES: usize = 16 << 10;
 
+/// How a band's rows reach the output.
+#[derive(Clone, Copy)]
+enum Store<P> {
+    /// Stored.
+    Plain,
+    /// Streamed out with non-temporal stores, whole packs at a time.
+    Streamed,
+    /// `a ·` each sample added to the value there ([`put`]).
+    Add(P),
+}
+
+/// Puts one register of samples `v` into `dst` as `store` says (not
+/// streamed): stored, or `dst + a·v` (a fractal's fold, in its order).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn put<S: Simd>(s: S, v: S::P, dst: &mut [f32], store: Store<S::P>) {
+    match store {
+        Store::Add(a) => s.store_one(s.load_one(dst) + a * v, dst),
+        _ => s.store_one(v, dst),
+    }
+}
+
 /// The rows of one band: `out` holds whole rows, at y offsets `t` with
 /// fades `fades` (one each per row), and in 3D z's fade `w`. Two registers
 /// of columns at a time, their coefficients held in registers down the
@@ -703,10 +746,10 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
     columns: &[f32],
     (t, fades, w): (&[f32], &[f32], f32),
     out: &mut [f32],
-    streaming: bool,
+    store: Store<S::P>,
     splats: &mut [f32],
 ) {
-    if streaming {
+    if let Store::Streamed = store {
         return streamed_rows::<S, K, D>(s, nx, columns, (t, fades), w, out);
     }
     let w = splat(s, w);
@@ -733,8 +776,8 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
             for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
                 let y = row_inputs(s, y, w);
                 let dst = &mut row[k * n..(k + 2) * n];
-                s.store_one(sample::<S, K, D>(a, y), &mut dst[..n]);
-                s.store_one(sample::<S, K, D>(b, y), &mut dst[n..]);
+                put(s, sample::<S, K, D>(a, y), &mut dst[..n], store);
+                put(s, sample::<S, K, D>(b, y), &mut dst[n..], store);
             }
             k += 2;
         }
@@ -742,7 +785,12 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
             let a = coefficients(s, &columns[k * 4 * n..]);
             for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
                 let y = row_inputs(s, y, w);
-                s.store_one(sample::<S, K, D>(a, y), &mut row[k * n..(k + 1) * n]);
+                put(
+                    s,
+                    sample::<S, K, D>(a, y),
+                    &mut row[k * n..(k + 1) * n],
+                    store,
+                );
             }
         }
         if !nx.is_multiple_of(n) {
@@ -751,9 +799,10 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
             for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
                 let y = row_inputs(s, y, w);
                 let mut padded = [0.0f32; MAX_LANES];
-                s.store_one(sample::<S, K, D>(a, y), &mut padded);
                 let tail = &mut row[whole * n..];
                 let len = tail.len();
+                padded[..len].copy_from_slice(tail);
+                put(s, sample::<S, K, D>(a, y), &mut padded, store);
                 tail.copy_from_slice(&padded[..len]);
             }
         }

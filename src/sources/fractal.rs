@@ -721,6 +721,14 @@ impl<N: Source> Field for Fractal<N> {
                     }
                     None
                 } else {
+                    // Fbm's later octaves are added in the source's row
+                    // pass where it can (the fold's operations): no pass
+                    // of their own over the block.
+                    if self.shape == Shape::Fbm
+                        && self.source.add_rows(octave, scaled, row, block, amplitude)
+                    {
+                        continue;
+                    }
                     let values = &mut values[..block.len()];
                     self.source.fill_rows(octave, scaled, row, values, false);
                     Some(&*values)

@@ -522,6 +522,20 @@ impl Field for AnyLattice {
     {
         each_kind!(self, l => l.fill_rows(plan, axes, first_row, out, streaming))
     }
+
+    fn add_rows<const D: usize>(
+        &self,
+        plan: &LatticePlan,
+        axes: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        amplitude: f32,
+    ) -> bool
+    where
+        Noise: Dims<D>,
+    {
+        each_kind!(self, l => l.add_rows(plan, axes, first_row, out, amplitude))
+    }
 }
 
 impl GradField for AnyLattice {
@@ -781,37 +795,11 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     ) where
         Noise: Dims<D>,
     {
+        if let Some(x) = &plan.bands {
+            return self.fill_bands(plan, x, first_row, out, streaming, None);
+        }
         let axes: [&AxisSamples; D] = std::array::from_fn(|a| &plan.samples[a]);
         let (hash_mode, fade) = (self.hash_mode.kernel(), self.fade);
-        if let Some(x) = &plan.bands {
-            match D {
-                2 => dispatch(
-                    self.level,
-                    FillRowsByBands::<K, 2> {
-                        hash_mode,
-                        _corners: self.corners,
-                        axes: [axes[0], axes[1]],
-                        x,
-                        first_row,
-                        out,
-                        streaming,
-                    },
-                ),
-                _ => dispatch(
-                    self.level,
-                    FillRowsByBands::<K, 3> {
-                        hash_mode,
-                        _corners: self.corners,
-                        axes: [axes[0], axes[1], axes[2]],
-                        x,
-                        first_row,
-                        out,
-                        streaming,
-                    },
-                ),
-            }
-            return;
-        }
         match &plan.row {
             Some(x) => dispatch(
                 self.level,
@@ -834,6 +822,72 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
                     axes,
                     first_row,
                     out,
+                },
+            ),
+        }
+    }
+
+    fn add_rows<const D: usize>(
+        &self,
+        plan: &LatticePlan,
+        _: &[GridAxis; D],
+        first_row: usize,
+        out: &mut [f32],
+        amplitude: f32,
+    ) -> bool
+    where
+        Noise: Dims<D>,
+    {
+        match &plan.bands {
+            Some(x) if x.can_add(D) => {
+                self.fill_bands(plan, x, first_row, out, false, Some(amplitude));
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<K: Corners + fmt::Debug> Lattice<K> {
+    /// Rows of a grid by bands ([`FillRowsByBands`]), stored or added.
+    fn fill_bands<const D: usize>(
+        &self,
+        plan: &LatticePlan,
+        x: &BandAxis,
+        first_row: usize,
+        out: &mut [f32],
+        streaming: bool,
+        add: Option<f32>,
+    ) where
+        Noise: Dims<D>,
+    {
+        let axes: [&AxisSamples; D] = std::array::from_fn(|a| &plan.samples[a]);
+        let hash_mode = self.hash_mode.kernel();
+        match D {
+            2 => dispatch(
+                self.level,
+                FillRowsByBands::<K, 2> {
+                    hash_mode,
+                    _corners: self.corners,
+                    axes: [axes[0], axes[1]],
+                    x,
+                    first_row,
+                    out,
+                    streaming,
+                    add,
+                },
+            ),
+            _ => dispatch(
+                self.level,
+                FillRowsByBands::<K, 3> {
+                    hash_mode,
+                    _corners: self.corners,
+                    axes: [axes[0], axes[1], axes[2]],
+                    x,
+                    first_row,
+                    out,
+                    streaming,
+                    add,
                 },
             ),
         }
