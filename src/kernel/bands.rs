@@ -770,6 +770,21 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
         }
         let splats = &splats[..3 * n * t.len()];
         let mut k = 0;
+        // Chunks of few rows (rows wider than `CHUNK_BYTES / 8`) go row by
+        // row, each register's coefficients loaded where they are used: a
+        // pair of registers down the rows costs some 50 instructions to
+        // set up (loads, checks, the rows' count), more than the four
+        // loads per register it saves over fewer than 8 rows.
+        if t.len() < 8 {
+            for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
+                let y = row_inputs(s, y, w);
+                let registers = row[..whole * n].chunks_exact_mut(n);
+                for (dst, c) in registers.zip(columns.chunks_exact(4 * n)) {
+                    put(s, sample::<S, K, D>(coefficients(s, c), y), dst, store);
+                }
+            }
+            k = whole;
+        }
         while k + 2 <= whole {
             let a = coefficients(s, &columns[k * 4 * n..]);
             let b = coefficients(s, &columns[(k + 1) * 4 * n..]);
