@@ -10,7 +10,7 @@
 //! derivatives), `noise3` (one
 //! point per call), `grid2`, `grid3`, `grid3-coarse` (step 1), `grid4-coarse` (64 × 16 × 16 × 8, step 1); six-octave
 //! fractals over the noise: `fbm3`, `fbm3-periodic` (period 300), `ridged3`, `marble3`, `fbm-grid2`,
-//! `ridged-grid2`, `fbm-wide2` (16384 × 2 at 1/128), `fbm-column2` (2 × 16384), `fbm-square2` (256 × 128),
+//! `ridged-grid2`, `billow-grid2`, `turbulence-grid2` (1024² at step 0.02, 6 octaves), `fbm-wide2` (16384 × 2 at 1/128), `fbm-column2` (2 × 16384), `fbm-square2` (256 × 128),
 //! `fbm-row2` (16384 × 1), `fbm-row2-f64` (its points in `f64`); warped 6-octave fBm on a 256² grid: `warped-static`,
 //! `warped-recipe`, `warped-boxed`), the hash
 //! mode (`coordinates` or `permuted`), the level, and how many times to
@@ -19,7 +19,8 @@
 
 use noisefield::prelude::*;
 use noisefield::{
-    DynSource, Fbm, Grid2, Grid3, Grid4, HashMode, Level, Marble, Perlin, Recipe, Ridged, Warp,
+    Billow, DynSource, Fbm, Grid2, Grid3, Grid4, HashMode, Level, Marble, Perlin, Recipe, Ridged,
+    Turbulence, Warp,
 };
 
 // The benches' inputs: points uniform in [-1000, 1000] from a fixed stream.
@@ -185,14 +186,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             out.len()
         }
-        "fbm-grid2" | "ridged-grid2" => {
+        "fbm-grid2" | "ridged-grid2" | "billow-grid2" | "turbulence-grid2" => {
             let grid = Grid2::new([0.0; 2], [0.02; 2], [1024, 1024]);
             let mut out = vec![0.0f32; grid.check()?];
             for _ in 0..repeats {
-                if job == "fbm-grid2" {
-                    Fbm::new(perlin.clone()).fill_grid(&grid, &mut out)?;
-                } else {
-                    Ridged::new(perlin.clone()).fill_grid(&grid, &mut out)?;
+                match job.as_str() {
+                    "fbm-grid2" => Fbm::new(perlin.clone()).fill_grid(&grid, &mut out)?,
+                    "ridged-grid2" => Ridged::new(perlin.clone()).fill_grid(&grid, &mut out)?,
+                    "billow-grid2" => Billow::new(perlin.clone()).fill_grid(&grid, &mut out)?,
+                    _ => Turbulence::new(perlin.clone()).fill_grid(&grid, &mut out)?,
                 }
                 std::hint::black_box(&mut out);
             }

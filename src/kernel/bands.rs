@@ -344,10 +344,11 @@ pub(crate) struct FillRowsByBands<'a, K, const D: usize> {
     /// Write whole packs with non-temporal stores (outputs much larger
     /// than the caches).
     pub(crate) streaming: bool,
-    /// `Some(a)`: add `a ·` each sample to the value in `out` (a fractal's
-    /// octave folded in the row pass: the fold's operations, `out + a·v`,
-    /// so its bits), not streamed, and only where [`BandAxis::can_add`].
-    pub(crate) add: Option<f32>,
+    /// `Some((a, term))`: add `a ·` each sample's `term` to the value in
+    /// `out` (a fractal's octave folded in the row pass: the fold's
+    /// operations, so its bits), not streamed, and only where
+    /// [`BandAxis::can_add`].
+    pub(crate) add: Option<(f32, Term)>,
 }
 
 impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
@@ -393,7 +394,11 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
         let all_terms = slots * terms_len;
         // (Reused, not zeroed: every value a sample reads is written first;
         // what lies past the planes used only fills lanes never stored.)
-        let splats_len = 3 * n * ROWS;
+        let ny = axes[1].len;
+        // 3D: every z row's bands read the same y rows, so their broadcast
+        // offsets and fades are made once for all of them, where they fit.
+        let all_splats = D == 3 && ny <= ALL_SPLATS_ROWS && !self.streaming;
+        let splats_len = 3 * n * if all_splats { ny } else { ROWS };
         let mut buffer = Scratch::reused(
             all_terms + blended_len + registers.div_ceil(S::PARTS) * S::PARTS * 4 * n + splats_len,
             0.0f32,
@@ -401,8 +406,10 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
         let (all, rest) = buffer.split_at_mut(all_terms);
         let (blended, rest) = rest.split_at_mut(blended_len);
         let (splats, columns) = rest.split_at_mut(splats_len);
-        let ny = axes[1].len;
         let y = axes[1];
+        if all_splats {
+            splat_rows(s, (&y.t0[..ny], &x.other_fades[0][..ny]), splats);
+        }
         // Per slot, the cells its terms were hashed for.
         let mut cached = vec![None; slots];
         let mut r0 = 0;
@@ -449,7 +456,14 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
             let store = match (self.streaming, self.add) {
                 (true, _) => Store::Streamed,
                 (false, None) => Store::Plain,
-                (false, Some(a)) => Store::Add(splat(s, a)),
+                (false, Some((a, Term::Value))) => Store::Add(splat(s, a)),
+                (false, Some((a, Term::Abs { scale, minus }))) => {
+                    Store::AddAbs([a, scale, minus].map(|v| splat(s, v)))
+                }
+            };
+            let splats = match all_splats {
+                true => Splats::Made(&splats[3 * n * j..3 * n * (j + r1 - r0)]),
+                false => Splats::Room(&mut *splats),
             };
             band_rows::<S, K, D>(s, nx, columns, (t, f, w), band, store, splats);
             r0 = r1;
@@ -712,6 +726,15 @@ const ROWS: usize = 64;
 /// Bytes of output a chunk of rows spans at most (half of a 32 KiB L1).
 const CHUNK_BYTES: usize = 16 << 10;
 
+/// What a fractal's octave adds per sample `v` (times its amplitude), in
+/// the fold's operations: `v` (fBm), or `|v|·scale − minus` (billow: 2 and
+/// 1; turbulence and marble: 1 and 0, which leave `|v|` as it is).
+#[derive(Clone, Copy, Debug)]
+pub enum Term {
+    Value,
+    Abs { scale: f32, minus: f32 },
+}
+
 /// How a band's rows reach the output.
 #[derive(Clone, Copy)]
 enum Store<P> {
@@ -721,15 +744,47 @@ enum Store<P> {
     Streamed,
     /// `a ·` each sample added to the value there ([`put`]).
     Add(P),
+    /// `a · (|v|·scale − minus)` added, from `[a, scale, minus]`.
+    AddAbs([P; 3]),
 }
 
 /// Puts one register of samples `v` into `dst` as `store` says (not
-/// streamed): stored, or `dst + a·v` (a fractal's fold, in its order).
+/// streamed): stored, or the octave's term added (a fractal's fold, in its
+/// order).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn put<S: Simd>(s: S, v: S::P, dst: &mut [f32], store: Store<S::P>) {
     match store {
         Store::Add(a) => s.store_one(s.load_one(dst) + a * v, dst),
+        Store::AddAbs([a, scale, minus]) => {
+            let term = s.abs_part(v) * scale - minus;
+            s.store_one(s.load_one(dst) + a * term, dst)
+        }
         _ => s.store_one(v, dst),
+    }
+}
+
+/// 3D grids with at most this many y samples broadcast every y row's
+/// offsets and fade once per fill, not once per z row (at AVX-512 48 KiB).
+const ALL_SPLATS_ROWS: usize = 256;
+
+/// Where a band's rows find their broadcast y offsets and fades (`[y0, y1,
+/// v]`, a register each, per row).
+enum Splats<'a> {
+    /// Made already, one per row of the band.
+    Made(&'a [f32]),
+    /// Room for [`ROWS`] rows, written chunk by chunk.
+    Room(&'a mut [f32]),
+}
+
+/// Each row's y offsets `t`, `t − 1` and fade `f` broadcast into `out` (a
+/// register each, per row).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn splat_rows<S: Simd>(s: S, (t, fades): (&[f32], &[f32]), out: &mut [f32]) {
+    let n = S::LANES / S::PARTS;
+    for ((y, &t), &f) in out.chunks_exact_mut(3 * n).zip(t).zip(fades) {
+        s.store_one(splat(s, t), &mut y[..n]);
+        s.store_one(splat(s, t - 1.0), &mut y[n..2 * n]);
+        s.store_one(splat(s, f), &mut y[2 * n..]);
     }
 }
 
@@ -737,7 +792,7 @@ fn put<S: Simd>(s: S, v: S::P, dst: &mut [f32], store: Store<S::P>) {
 /// fades `fades` (one each per row), and in 3D z's fade `w`. Two registers
 /// of columns at a time, their coefficients held in registers down the
 /// band's rows (in chunks of [`ROWS`]), each row's broadcast offsets and
-/// fade read from `splats` (`3 · ROWS` registers); streamed outputs go row by row instead, whole
+/// fade read from `splats`; streamed outputs go row by row instead, whole
 /// packs at a time.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn band_rows<S: Simd, K: Corners, const D: usize>(
@@ -747,7 +802,7 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
     (t, fades, w): (&[f32], &[f32], f32),
     out: &mut [f32],
     store: Store<S::P>,
-    splats: &mut [f32],
+    mut splats: Splats<'_>,
 ) {
     if let Store::Streamed = store {
         return streamed_rows::<S, K, D>(s, nx, columns, (t, fades), w, out);
@@ -762,13 +817,14 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
     let chunks = out
         .chunks_mut(rows * nx)
         .zip(t.chunks(rows).zip(fades.chunks(rows)));
-    for (chunk, (t, fades)) in chunks {
-        for ((y, &t), &f) in splats.chunks_exact_mut(3 * n).zip(t).zip(fades) {
-            s.store_one(splat(s, t), &mut y[..n]);
-            s.store_one(splat(s, t - 1.0), &mut y[n..2 * n]);
-            s.store_one(splat(s, f), &mut y[2 * n..]);
-        }
-        let splats = &splats[..3 * n * t.len()];
+    for (c, (chunk, (t, fades))) in chunks.enumerate() {
+        let splats: &[f32] = match &mut splats {
+            Splats::Made(made) => &made[3 * n * c * rows..3 * n * (c * rows + t.len())],
+            Splats::Room(room) => {
+                splat_rows(s, (t, fades), room);
+                &room[..3 * n * t.len()]
+            }
+        };
         let mut k = 0;
         // Chunks of few rows (rows wider than `CHUNK_BYTES / 8`) go row by
         // row, each register's coefficients loaded where they are used: a

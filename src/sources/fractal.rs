@@ -36,7 +36,7 @@ use crate::field::{
     Field, GradField, GradRequest, GridAxis, Input, LaneSlices, PointPack, Request, canonical,
 };
 use crate::kernel::{Dims, Noise, load_padded, store_pack};
-use crate::kernel::{MAX_LATTICE_DIMENSIONS, centre_in_period};
+use crate::kernel::{MAX_LATTICE_DIMENSIONS, Term, centre_in_period};
 use crate::scratch::Scratch;
 use crate::simd::{Job, MAX_LANES, Simd, dispatch};
 use crate::{Error, Level, Source};
@@ -721,12 +721,27 @@ impl<N: Source> Field for Fractal<N> {
                     }
                     None
                 } else {
-                    // Fbm's later octaves are added in the source's row
-                    // pass where it can (the fold's operations): no pass
-                    // of their own over the block.
-                    if self.shape == Shape::Fbm
-                        && self.source.add_rows(octave, scaled, row, block, amplitude)
-                    {
+                    // Later octaves are added in the source's row pass
+                    // where it can (the fold's operations): no pass of
+                    // their own over the block. (Ridged keeps its pass: its
+                    // weights.)
+                    let term = match self.shape {
+                        Shape::Fbm => Some(Term::Value),
+                        Shape::Billow => Some(Term::Abs {
+                            scale: 2.0,
+                            minus: 1.0,
+                        }),
+                        Shape::Turbulence | Shape::Marble => Some(Term::Abs {
+                            scale: 1.0,
+                            minus: 0.0,
+                        }),
+                        Shape::Ridged => None,
+                    };
+                    let added = term.is_some_and(|term| {
+                        self.source
+                            .add_rows(octave, scaled, row, block, (amplitude, term))
+                    });
+                    if added {
                         continue;
                     }
                     let values = &mut values[..block.len()];

@@ -10,8 +10,9 @@ use crate::kernel::{
     AxisSamples, BandAxis, BlockInput, CoordinatesMode, Corners, Dims, FillGridRows,
     FillRowsByBands, FillRowsByCells, GradientCorners, HashModeKernel, HashModeRef, MAX_BAND_STEP,
     MAX_COEFFICIENT_STEP, MAX_LATTICE_DIMENSIONS, NaturalCells, Noise, PartsInMemory,
-    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, blend_blocks,
-    blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2, stage2_grad,
+    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, Term, ValueCorners,
+    blend_blocks, blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2,
+    stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
@@ -529,12 +530,12 @@ impl Field for AnyLattice {
         axes: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
-        amplitude: f32,
+        add: (f32, Term),
     ) -> bool
     where
         Noise: Dims<D>,
     {
-        each_kind!(self, l => l.add_rows(plan, axes, first_row, out, amplitude))
+        each_kind!(self, l => l.add_rows(plan, axes, first_row, out, add))
     }
 }
 
@@ -833,14 +834,14 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
         _: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
-        amplitude: f32,
+        add: (f32, Term),
     ) -> bool
     where
         Noise: Dims<D>,
     {
         match &plan.bands {
             Some(x) if x.can_add(D) => {
-                self.fill_bands(plan, x, first_row, out, false, Some(amplitude));
+                self.fill_bands(plan, x, first_row, out, false, Some(add));
                 true
             }
             _ => false,
@@ -857,7 +858,7 @@ impl<K: Corners + fmt::Debug> Lattice<K> {
         first_row: usize,
         out: &mut [f32],
         streaming: bool,
-        add: Option<f32>,
+        add: Option<(f32, Term)>,
     ) where
         Noise: Dims<D>,
     {

@@ -12,7 +12,8 @@ use crate::common::{
 };
 use noisefield::prelude::*;
 use noisefield::{
-    DynSource, Error, Fade, Fbm, Grid, Grid1, Grid2, Grid3, Grid4, HashMode, Level, Perlin, Value,
+    Billow, DynSource, Error, Fade, Fbm, Grid, Grid1, Grid2, Grid3, Grid4, HashMode, Level, Marble,
+    Perlin, Ridged, Turbulence, Value,
 };
 use proptest::prelude::*;
 
@@ -1327,6 +1328,24 @@ fn narrow_windows_are_the_columns_of_wide_ones() {
         (
             "fbm".into(),
             DynSource::new(Fbm::new(Perlin::new(3)).octaves(4)),
+        ),
+        // Wide windows add their later octaves in the band rows' pass,
+        // narrow ones fold them in a pass of their own: the same bits.
+        (
+            "billow".into(),
+            DynSource::new(Billow::new(Perlin::permuted(5)).octaves(3)),
+        ),
+        (
+            "turbulence".into(),
+            DynSource::new(Turbulence::new(Value::new(6)).octaves(3)),
+        ),
+        (
+            "marble".into(),
+            DynSource::new(Marble::new(Perlin::new(8)).octaves(3)),
+        ),
+        (
+            "ridged".into(),
+            DynSource::new(Ridged::new(Perlin::new(9)).octaves(3)),
         ),
     ];
     let grids = [
