@@ -344,11 +344,10 @@ pub(crate) struct FillRowsByBands<'a, K, const D: usize> {
     /// Write whole packs with non-temporal stores (outputs much larger
     /// than the caches).
     pub(crate) streaming: bool,
-    /// `Some((a, term))`: add `a ·` each sample's `term` to the value in
-    /// `out` (a fractal's octave folded in the row pass: the fold's
-    /// operations, so its bits), not streamed, and only where
-    /// [`BandAxis::can_add`].
-    pub(crate) add: Option<(f32, Term)>,
+    /// `Some(a)`: add `a ·` each sample to the value in `out` (a fractal's
+    /// octave folded in the row pass: the fold's operations, `out + a·v`,
+    /// so its bits), not streamed, and only where [`BandAxis::can_add`].
+    pub(crate) add: Option<f32>,
 }
 
 impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
@@ -456,10 +455,7 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
             let store = match (self.streaming, self.add) {
                 (true, _) => Store::Streamed,
                 (false, None) => Store::Plain,
-                (false, Some((a, Term::Value))) => Store::Add(splat(s, a)),
-                (false, Some((a, Term::Abs { scale, minus }))) => {
-                    Store::AddAbs([a, scale, minus].map(|v| splat(s, v)))
-                }
+                (false, Some(a)) => Store::Add(splat(s, a)),
             };
             let splats = match all_splats {
                 true => Splats::Made(&splats[3 * n * j..3 * n * (j + r1 - r0)]),
@@ -728,7 +724,12 @@ const CHUNK_BYTES: usize = 16 << 10;
 
 /// What a fractal's octave adds per sample `v` (times its amplitude), in
 /// the fold's operations: `v` (fBm), or `|v|·scale − minus` (billow: 2 and
-/// 1; turbulence and marble: 1 and 0, which leave `|v|` as it is).
+/// 1; turbulence and marble: 1 and 0, which leave `|v|` as it is). The
+/// band rows add `Value` terms only: with `Abs` too (`a·(|v|·scale −
+/// minus)`, measured) the compiler kept the choice in the row loops, a
+/// compare and branch per register, and as a constant of three copies it
+/// outlined their rows' setup; one-octave grids took 3–7% more
+/// instructions either way, so those octaves keep their fold pass.
 #[derive(Clone, Copy, Debug)]
 pub enum Term {
     Value,
@@ -744,21 +745,14 @@ enum Store<P> {
     Streamed,
     /// `a ·` each sample added to the value there ([`put`]).
     Add(P),
-    /// `a · (|v|·scale − minus)` added, from `[a, scale, minus]`.
-    AddAbs([P; 3]),
 }
 
 /// Puts one register of samples `v` into `dst` as `store` says (not
-/// streamed): stored, or the octave's term added (a fractal's fold, in its
-/// order).
+/// streamed): stored, or `dst + a·v` (a fractal's fold, in its order).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn put<S: Simd>(s: S, v: S::P, dst: &mut [f32], store: Store<S::P>) {
     match store {
         Store::Add(a) => s.store_one(s.load_one(dst) + a * v, dst),
-        Store::AddAbs([a, scale, minus]) => {
-            let term = s.abs_part(v) * scale - minus;
-            s.store_one(s.load_one(dst) + a * term, dst)
-        }
         _ => s.store_one(v, dst),
     }
 }

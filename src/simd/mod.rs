@@ -265,13 +265,6 @@ pub trait Simd: Copy {
         }
         self.load(&lanes[..Self::LANES])
     }
-    /// [`Simd::abs`] of one part.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn abs_part(self, v: Self::P) -> Self::P {
-        let mut pack = self.splat(0.0);
-        self.set_part(&mut pack, 0, v);
-        self.part(self.abs(pack), 0)
-    }
     /// Replaces every NaN by `f32::NAN`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn canonical_nan(self, v: Self::P) -> Self::P {

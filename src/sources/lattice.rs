@@ -839,9 +839,9 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
     where
         Noise: Dims<D>,
     {
-        match &plan.bands {
-            Some(x) if x.can_add(D) => {
-                self.fill_bands(plan, x, first_row, out, false, Some(add));
+        match (&plan.bands, add) {
+            (Some(x), (amplitude, Term::Value)) if x.can_add(D) => {
+                self.fill_bands(plan, x, first_row, out, false, Some(amplitude));
                 true
             }
             _ => false,
@@ -858,7 +858,7 @@ impl<K: Corners + fmt::Debug> Lattice<K> {
         first_row: usize,
         out: &mut [f32],
         streaming: bool,
-        add: Option<(f32, Term)>,
+        add: Option<f32>,
     ) where
         Noise: Dims<D>,
     {

@@ -1329,8 +1329,10 @@ fn narrow_windows_are_the_columns_of_wide_ones() {
             "fbm".into(),
             DynSource::new(Fbm::new(Perlin::new(3)).octaves(4)),
         ),
-        // Wide windows add their later octaves in the band rows' pass,
-        // narrow ones fold them in a pass of their own: the same bits.
+        // fBm's wide windows add their later octaves in the band rows'
+        // pass, its narrow ones fold them in a pass of their own: the same
+        // bits. The other fractals fold in a pass on both (their rows by
+        // row and by pairs of registers).
         (
             "billow".into(),
             DynSource::new(Billow::new(Perlin::permuted(5)).octaves(3)),
