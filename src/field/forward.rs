@@ -143,12 +143,12 @@ macro_rules! forward_field {
                 axes: &[crate::field::GridAxis; D],
                 first_row: usize,
                 out: &mut [f32],
-                add: (f32, crate::kernel::Term),
+                amplitude: f32,
             ) -> bool
             where
                 crate::kernel::Noise: crate::kernel::Dims<D>,
             {
-                self.0.add_rows(plan, axes, first_row, out, add)
+                self.0.add_rows(plan, axes, first_row, out, amplitude)
             }
             $($extra)*
         }

@@ -160,22 +160,22 @@ pub trait Field: Clone + Send + Sync + std::fmt::Debug {
     ) where
         Noise: Dims<D>;
 
-    /// Adds `amplitude ·` the `term` of each value of the rows
-    /// [`Field::fill_rows`] would store to the values in `out` (a fractal's
-    /// fold, in its operations) in the row pass itself, where the field
-    /// can; `false`, with nothing written, where it cannot (the default).
+    /// Adds `amplitude ·` each value of the rows [`Field::fill_rows`] would
+    /// store to the values in `out` (fBm's fold, in its operations) in the
+    /// row pass itself, where the field can; `false`, with nothing written,
+    /// where it cannot (the default).
     fn add_rows<const D: usize>(
         &self,
         plan: &Self::Plan,
         axes: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
-        (amplitude, term): (f32, crate::kernel::Term),
+        amplitude: f32,
     ) -> bool
     where
         Noise: Dims<D>,
     {
-        let _ = (plan, axes, first_row, out, amplitude, term);
+        let _ = (plan, axes, first_row, out, amplitude);
         false
     }
 

@@ -722,20 +722,6 @@ const ROWS: usize = 64;
 /// Bytes of output a chunk of rows spans at most (half of a 32 KiB L1).
 const CHUNK_BYTES: usize = 16 << 10;
 
-/// What a fractal's octave adds per sample `v` (times its amplitude), in
-/// the fold's operations: `v` (fBm), or `|v|·scale − minus` (billow: 2 and
-/// 1; turbulence and marble: 1 and 0, which leave `|v|` as it is). The
-/// band rows add `Value` terms only: with `Abs` too (`a·(|v|·scale −
-/// minus)`, measured) the compiler kept the choice in the row loops, a
-/// compare and branch per register, and as a constant of three copies it
-/// outlined their rows' setup; one-octave grids took 3–7% more
-/// instructions either way, so those octaves keep their fold pass.
-#[derive(Clone, Copy, Debug)]
-pub enum Term {
-    Value,
-    Abs { scale: f32, minus: f32 },
-}
-
 /// How a band's rows reach the output.
 #[derive(Clone, Copy)]
 enum Store<P> {

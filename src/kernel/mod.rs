@@ -59,7 +59,7 @@ mod stage2;
 
 pub use axis::Axis;
 pub(crate) use axis::{axis, staged_axis};
-pub(crate) use bands::{BandAxis, FillRowsByBands, MAX_BAND_STEP, Term};
+pub(crate) use bands::{BandAxis, FillRowsByBands, MAX_BAND_STEP};
 pub use corners::{Corners, GradientCorners, ValueCorners};
 pub(crate) use grid_rows::{
     AxisSamples, FillGridRows, HashModeRef, WithHashMode, load_padded, store_pack,

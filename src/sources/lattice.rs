@@ -10,9 +10,8 @@ use crate::kernel::{
     AxisSamples, BandAxis, BlockInput, CoordinatesMode, Corners, Dims, FillGridRows,
     FillRowsByBands, FillRowsByCells, GradientCorners, HashModeKernel, HashModeRef, MAX_BAND_STEP,
     MAX_COEFFICIENT_STEP, MAX_LATTICE_DIMENSIONS, NaturalCells, Noise, PartsInMemory,
-    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, Term, ValueCorners,
-    blend_blocks, blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2,
-    stage2_grad,
+    PartsInVectors, PeriodicCells, PermutationMode, PlanAxes, RowAxis, ValueCorners, blend_blocks,
+    blend_nd, diagonal_component, noise_parts, remake_lanes_out_of_range, stage2, stage2_grad,
 };
 use crate::simd::{MAX_LANES, OutlinedJob, PermTable, Simd, dispatch};
 use crate::sources::perlin::SplitMix64;
@@ -530,12 +529,12 @@ impl Field for AnyLattice {
         axes: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
-        add: (f32, Term),
+        amplitude: f32,
     ) -> bool
     where
         Noise: Dims<D>,
     {
-        each_kind!(self, l => l.add_rows(plan, axes, first_row, out, add))
+        each_kind!(self, l => l.add_rows(plan, axes, first_row, out, amplitude))
     }
 }
 
@@ -834,13 +833,13 @@ impl<K: Corners + fmt::Debug> Field for Lattice<K> {
         _: &[GridAxis; D],
         first_row: usize,
         out: &mut [f32],
-        add: (f32, Term),
+        amplitude: f32,
     ) -> bool
     where
         Noise: Dims<D>,
     {
-        match (&plan.bands, add) {
-            (Some(x), (amplitude, Term::Value)) if x.can_add(D) => {
+        match &plan.bands {
+            Some(x) if x.can_add(D) => {
                 self.fill_bands(plan, x, first_row, out, false, Some(amplitude));
                 true
             }
