@@ -41,9 +41,37 @@ const CLASSES: usize = usize::BITS as usize;
 /// that the class a request looks in first always holds them.
 const ROUNDED_UP_TO: usize = 1 << 16;
 
+/// One thread's pools: the bytes of their buffers and a pool per element
+/// type, in one thread-local (one lookup per buffer taken or given back).
+pub(crate) struct Pools {
+    bytes: Cell<usize>,
+    f64: RefCell<Pool<f64>>,
+    f32: RefCell<Pool<f32>>,
+    u32: RefCell<Pool<u32>>,
+    u8: RefCell<Pool<u8>>,
+    usize: RefCell<Pool<usize>>,
+    // Pools of the tests' own.
+    #[cfg(test)]
+    u16: RefCell<Pool<u16>>,
+    #[cfg(test)]
+    i16: RefCell<Pool<i16>>,
+}
+
 thread_local! {
-    /// Bytes of buffers in this thread's pools.
-    static POOLED: Cell<usize> = const { Cell::new(0) };
+    static POOLS: Pools = const {
+        Pools {
+            bytes: Cell::new(0),
+            f64: RefCell::new(Pool::new()),
+            f32: RefCell::new(Pool::new()),
+            u32: RefCell::new(Pool::new()),
+            u8: RefCell::new(Pool::new()),
+            usize: RefCell::new(Pool::new()),
+            #[cfg(test)]
+            u16: RefCell::new(Pool::new()),
+            #[cfg(test)]
+            i16: RefCell::new(Pool::new()),
+        }
+    };
 }
 
 /// A vector that returns to its thread's pool when dropped.
@@ -97,21 +125,15 @@ fn floor_log2(n: usize) -> usize {
 
 /// An element type with a pool of buffers per thread.
 pub(crate) trait Pooled: Copy + std::fmt::Debug + 'static {
-    /// Runs `f` on this thread's pool of `Vec<Self>`; `None` while the
-    /// thread is being torn down (or the pool is in use).
-    fn with_pool<R>(f: impl FnOnce(&mut Pool<Self>) -> R) -> Option<R>;
+    /// This type's pool among a thread's pools.
+    fn pool(pools: &Pools) -> &RefCell<Pool<Self>>;
 }
 
 macro_rules! pooled {
-    ($($t:ty),*) => {$(
+    ($($t:ident),*) => {$(
         impl Pooled for $t {
-            fn with_pool<R>(f: impl FnOnce(&mut Pool<$t>) -> R) -> Option<R> {
-                thread_local! {
-                    static POOL: RefCell<Pool<$t>> = const { RefCell::new(Pool::new()) };
-                }
-                POOL.try_with(|p| p.try_borrow_mut().ok().map(|mut p| f(&mut p)))
-                    .ok()
-                    .flatten()
+            fn pool(pools: &Pools) -> &RefCell<Pool<$t>> {
+                &pools.$t
             }
         }
     )*};
@@ -145,13 +167,16 @@ impl<T: Pooled> Scratch<T> {
     }
 
     /// A pooled buffer with room for `n` elements, with its old values,
-    /// else a new, empty one.
+    /// else a new, empty one. (No pool while the thread is being torn
+    /// down, or while its pool is in use.)
     fn pooled(n: usize) -> Scratch<T> {
-        match T::with_pool(|pool| pool.take(n)).flatten() {
-            Some(v) => {
-                let _ = POOLED.try_with(|b| b.set(b.get() - bytes(&v)));
-                Scratch(v)
-            }
+        let taken = POOLS.try_with(|pools| {
+            let v = T::pool(pools).try_borrow_mut().ok()?.take(n)?;
+            pools.bytes.set(pools.bytes.get() - bytes(&v));
+            Some(v)
+        });
+        match taken.ok().flatten() {
+            Some(v) => Scratch(v),
             None if n <= ROUNDED_UP_TO => Scratch(Vec::with_capacity(n.next_power_of_two())),
             None => Scratch(Vec::with_capacity(n)),
         }
@@ -172,15 +197,19 @@ impl<T: Pooled> Drop for Scratch<T> {
         if b == 0 {
             return;
         }
-        let Ok(total) = POOLED.try_with(Cell::get) else {
-            return;
-        };
-        if total + b > POOLED_BYTES {
-            return;
-        }
-        if let Some(Ok(())) = T::with_pool(|pool| pool.give(v)) {
-            let _ = POOLED.try_with(|p| p.set(total + b));
-        }
+        // (A buffer that is not kept is freed as usual.)
+        let _ = POOLS.try_with(|pools| {
+            let total = pools.bytes.get();
+            if total + b > POOLED_BYTES {
+                return;
+            }
+            let Ok(mut pool) = T::pool(pools).try_borrow_mut() else {
+                return;
+            };
+            if pool.give(v).is_ok() {
+                pools.bytes.set(total + b);
+            }
+        });
     }
 }
 
@@ -236,8 +265,8 @@ impl<T: Pooled> FromIterator<T> for Scratch<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{POOLED, POOLED_BYTES, Pool, Pooled, Scratch};
-    use std::cell::{Cell, RefCell};
+    use super::{POOLED_BYTES, POOLS, Pool, Pooled, Pools, Scratch};
+    use std::cell::RefCell;
 
     // u16: a pool no other code uses, so the buffers below are its only
     // ones, whichever thread runs the test (the emulated CI runs every test
@@ -245,7 +274,7 @@ mod tests {
     pooled!(u16, i16);
 
     fn pooled() -> usize {
-        POOLED.with(Cell::get)
+        POOLS.with(|pools| pools.bytes.get())
     }
 
     /// A dropped buffer is handed out again (the same memory, no

@@ -71,8 +71,8 @@ pub(crate) struct BandAxis {
     /// Per column, its lower and upper plane less its register's first.
     lo: Scratch<u8>,
     hi: Scratch<u8>,
-    /// Per sample of each other axis (y, then z), its fade.
-    other_fades: Vec<Scratch<f32>>,
+    /// Per sample of each other axis (y, then z: empty in 2D), its fade.
+    other_fades: [Scratch<f32>; 2],
     /// Per y sample, its band's number (bands in order).
     y_band: Scratch<u32>,
     /// Per band, its end: the first y sample of the next (or the count).
@@ -162,7 +162,10 @@ impl BandAxis {
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES + WINDOW, 0);
         // x's offsets are its samples' (padded to whole packs of 16 lanes).
         let u = fades(fade, &x.t0);
-        let other_fades = axes[1..].iter().map(|a| fades(fade, &a.t0)).collect();
+        let other_fades = std::array::from_fn(|a| match axes.get(a + 1) {
+            Some(axis) => fades(fade, &axis.t0),
+            None => Scratch::default(),
+        });
         // The y bands: runs of samples in one y cell. (Reused, not zeroed:
         // every value is written.)
         let (yc0, yc1) = (&axes[1].c0[..axes[1].len], &axes[1].c1[..axes[1].len]);
@@ -394,23 +397,23 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
         // (Reused, not zeroed: every value a sample reads is written first;
         // what lies past the planes used only fills lanes never stored.)
         let ny = axes[1].len;
-        // 3D: every z row's bands read the same y rows, so their broadcast
-        // offsets and fades are made once for all of them, where they fit.
-        let all_splats = D == 3 && ny <= ALL_SPLATS_ROWS && !self.streaming;
-        let splats_len = 3 * n * if all_splats { ny } else { ROWS };
         let mut buffer = Scratch::reused(
-            all_terms + blended_len + registers.div_ceil(S::PARTS) * S::PARTS * 4 * n + splats_len,
+            all_terms + blended_len + registers.div_ceil(S::PARTS) * S::PARTS * 4 * n,
             0.0f32,
         );
         let (all, rest) = buffer.split_at_mut(all_terms);
-        let (blended, rest) = rest.split_at_mut(blended_len);
-        let (splats, columns) = rest.split_at_mut(splats_len);
+        let (blended, columns) = rest.split_at_mut(blended_len);
         let y = axes[1];
-        if all_splats {
-            splat_rows(s, (&y.t0[..ny], &x.other_fades[0][..ny]), splats);
-        }
         // Per slot, the cells its terms were hashed for.
-        let mut cached = vec![None; slots];
+        // (One slot on the stack: no allocation in 2D.)
+        let (mut one, mut many) = ([None], Vec::new());
+        let cached: &mut [Option<[u32; 4]>] = match slots {
+            1 => &mut one,
+            _ => {
+                many.resize(slots, None);
+                &mut many
+            }
+        };
         let mut r0 = 0;
         while r0 < rows {
             let row = self.first_row + r0;
@@ -457,11 +460,7 @@ impl<K: Corners, const D: usize> Job for FillRowsByBands<'_, K, D> {
                 (false, None) => Store::Plain,
                 (false, Some(a)) => Store::Add(splat(s, a)),
             };
-            let splats = match all_splats {
-                true => Splats::Made(&splats[3 * n * j..3 * n * (j + r1 - r0)]),
-                false => Splats::Room(&mut *splats),
-            };
-            band_rows::<S, K, D>(s, nx, columns, (t, f, w), band, store, splats);
+            band_rows::<S, K, D>(s, nx, columns, (t, f, w), band, store);
             r0 = r1;
         }
         if self.streaming {
@@ -586,20 +585,17 @@ fn column_coefficients<S: Simd, K: Corners, const D: usize>(
     let n = S::LANES / S::PARTS;
     let planes = x.planes.len();
     let registers = x.len.div_ceil(n);
-    // The terms each register reads, as slices of one length (so one
-    // bounds check covers a register's windows): gradients the x slope, y
-    // slope and rest of y planes 0 and 1; heights those of the corners
-    // `b + 2c` (empty past the corners there are).
+    // The terms each register reads, as slices of one length, `planes` (so
+    // one bounds check covers a register's windows): gradients the x
+    // slope, y slope and rest of y planes 0 and 1; heights those of the
+    // corners `b + 2c` (past the corners there are, the first again).
+    let used = if K::SLOPED { 6 } else { 2 * (D - 1) };
     let component = |i: usize| {
-        terms
-            .get(i * planes..)
-            .and_then(|t| t.get(..planes))
-            .unwrap_or(&[])
+        let i = if i < used { i } else { 0 };
+        let c = if K::SLOPED { i } else { 3 * i };
+        &terms[c * planes..][..planes]
     };
-    let slices: [&[f32]; 6] = match K::SLOPED {
-        true => std::array::from_fn(component),
-        false => std::array::from_fn(|i| component(3 * i)),
-    };
+    let slices: [&[f32]; 6] = std::array::from_fn(component);
     // Per pack of registers, its slices (each checked once; a part's
     // offsets in them are constants).
     let packs = (x.lo.chunks_exact(S::LANES).zip(x.hi.chunks_exact(S::LANES)))
@@ -715,8 +711,7 @@ fn splat<S: Simd>(s: S, v: f32) -> S::P {
     s.part(s.splat(v), 0)
 }
 
-/// Rows of a band evaluated together: per row its y offsets and fade,
-/// broadcast, in a buffer of this many rows (at most).
+/// The most rows of a band a chunk spans.
 const ROWS: usize = 64;
 
 /// Bytes of output a chunk of rows spans at most (half of a 32 KiB L1).
@@ -743,36 +738,11 @@ fn put<S: Simd>(s: S, v: S::P, dst: &mut [f32], store: Store<S::P>) {
     }
 }
 
-/// 3D grids with at most this many y samples broadcast every y row's
-/// offsets and fade once per fill, not once per z row (at AVX-512 48 KiB).
-const ALL_SPLATS_ROWS: usize = 256;
-
-/// Where a band's rows find their broadcast y offsets and fades (`[y0, y1,
-/// v]`, a register each, per row).
-enum Splats<'a> {
-    /// Made already, one per row of the band.
-    Made(&'a [f32]),
-    /// Room for [`ROWS`] rows, written chunk by chunk.
-    Room(&'a mut [f32]),
-}
-
-/// Each row's y offsets `t`, `t − 1` and fade `f` broadcast into `out` (a
-/// register each, per row).
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn splat_rows<S: Simd>(s: S, (t, fades): (&[f32], &[f32]), out: &mut [f32]) {
-    let n = S::LANES / S::PARTS;
-    for ((y, &t), &f) in out.chunks_exact_mut(3 * n).zip(t).zip(fades) {
-        s.store_one(splat(s, t), &mut y[..n]);
-        s.store_one(splat(s, t - 1.0), &mut y[n..2 * n]);
-        s.store_one(splat(s, f), &mut y[2 * n..]);
-    }
-}
-
 /// The rows of one band: `out` holds whole rows, at y offsets `t` with
-/// fades `fades` (one each per row), and in 3D z's fade `w`. Two registers
-/// of columns at a time, their coefficients held in registers down the
-/// band's rows (in chunks of [`ROWS`]), each row's broadcast offsets and
-/// fade read from `splats`; streamed outputs go row by row instead, whole
+/// fades `fades` (one each per row), and in 3D z's fade `w`. Four
+/// registers of columns at a time, their coefficients held down the band's
+/// rows (in chunks of at most [`ROWS`]), each row's offsets and fade
+/// broadcast once per group; streamed outputs go row by row instead, whole
 /// packs at a time.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn band_rows<S: Simd, K: Corners, const D: usize>(
@@ -782,7 +752,6 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
     (t, fades, w): (&[f32], &[f32], f32),
     out: &mut [f32],
     store: Store<S::P>,
-    mut splats: Splats<'_>,
 ) {
     if let Store::Streamed = store {
         return streamed_rows::<S, K, D>(s, nx, columns, (t, fades), w, out);
@@ -797,23 +766,16 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
     let chunks = out
         .chunks_mut(rows * nx)
         .zip(t.chunks(rows).zip(fades.chunks(rows)));
-    for (c, (chunk, (t, fades))) in chunks.enumerate() {
-        let splats: &[f32] = match &mut splats {
-            Splats::Made(made) => &made[3 * n * c * rows..3 * n * (c * rows + t.len())],
-            Splats::Room(room) => {
-                splat_rows(s, (t, fades), room);
-                &room[..3 * n * t.len()]
-            }
-        };
+    for (chunk, y) in chunks {
         let mut k = 0;
         // Chunks of few rows (rows wider than `CHUNK_BYTES / 8`) go row by
         // row, each register's coefficients loaded where they are used: a
         // pair of registers down the rows costs some 50 instructions to
         // set up (loads, checks, the rows' count), more than the four
         // loads per register it saves over fewer than 8 rows.
-        if t.len() < 8 {
-            for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
-                let y = row_inputs(s, y, w);
+        if y.0.len() < 8 {
+            for (row, (&t, &f)) in chunk.chunks_exact_mut(nx).zip(y.0.iter().zip(y.1)) {
+                let y = row_inputs(s, t, f, w);
                 let registers = row[..whole * n].chunks_exact_mut(n);
                 for (dst, c) in registers.zip(columns.chunks_exact(4 * n)) {
                     put(s, sample::<S, K, D>(coefficients(s, c), y), dst, store);
@@ -821,34 +783,23 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
             }
             k = whole;
         }
-        while k + 2 <= whole {
-            let a = coefficients(s, &columns[k * 4 * n..]);
-            let b = coefficients(s, &columns[(k + 1) * 4 * n..]);
-            for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
-                let y = row_inputs(s, y, w);
-                let dst = &mut row[k * n..(k + 2) * n];
-                put(s, sample::<S, K, D>(a, y), &mut dst[..n], store);
-                put(s, sample::<S, K, D>(b, y), &mut dst[n..], store);
-            }
-            k += 2;
+        // Groups of 4 registers down the rows, then single ones: per row
+        // its broadcast inputs are made once per group, and
+        // coefficients that do not fit the registers are read as the
+        // operations' memory operands.
+        while k + 4 <= whole {
+            register_group::<S, K, D, 4>(s, k, nx, columns, chunk, y, w, store);
+            k += 4;
         }
-        if k < whole {
-            let a = coefficients(s, &columns[k * 4 * n..]);
-            for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
-                let y = row_inputs(s, y, w);
-                put(
-                    s,
-                    sample::<S, K, D>(a, y),
-                    &mut row[k * n..(k + 1) * n],
-                    store,
-                );
-            }
+        while k < whole {
+            register_group::<S, K, D, 1>(s, k, nx, columns, chunk, y, w, store);
+            k += 1;
         }
         if !nx.is_multiple_of(n) {
             // The last, partial register, through a padded buffer.
             let a = coefficients(s, &columns[whole * 4 * n..]);
-            for (row, y) in chunk.chunks_exact_mut(nx).zip(splats.chunks_exact(3 * n)) {
-                let y = row_inputs(s, y, w);
+            for (row, (&t, &f)) in chunk.chunks_exact_mut(nx).zip(y.0.iter().zip(y.1)) {
+                let y = row_inputs(s, t, f, w);
                 let mut padded = [0.0f32; MAX_LANES];
                 let tail = &mut row[whole * n..];
                 let len = tail.len();
@@ -856,6 +807,34 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
                 put(s, sample::<S, K, D>(a, y), &mut padded, store);
                 tail.copy_from_slice(&padded[..len]);
             }
+        }
+    }
+}
+
+/// Registers `k..k + G` of a chunk's rows, each row's from the columns'
+/// coefficients held across the rows.
+#[allow(clippy::too_many_arguments)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn register_group<S: Simd, K: Corners, const D: usize, const G: usize>(
+    s: S,
+    k: usize,
+    nx: usize,
+    columns: &[f32],
+    chunk: &mut [f32],
+    (t, fades): (&[f32], &[f32]),
+    w: S::P,
+    store: Store<S::P>,
+) {
+    let n = S::LANES / S::PARTS;
+    let mut c = [[w; 4]; G];
+    for (g, c) in c.iter_mut().enumerate() {
+        *c = coefficients(s, &columns[(k + g) * 4 * n..]);
+    }
+    for (row, (&t, &f)) in chunk.chunks_exact_mut(nx).zip(t.iter().zip(fades)) {
+        let y = row_inputs(s, t, f, w);
+        let dst = &mut row[k * n..(k + G) * n];
+        for (dst, &c) in dst.chunks_exact_mut(n).zip(&c) {
+            put(s, sample::<S, K, D>(c, y), dst, store);
         }
     }
 }
@@ -877,7 +856,7 @@ fn streamed_rows<S: Simd, K: Corners, const D: usize>(
     let packs = whole / S::PARTS;
     let (body_columns, tail_columns) = columns.split_at(whole * 4 * n);
     for ((row, &t), &f) in out.chunks_exact_mut(nx).zip(t).zip(fades) {
-        let y = [splat(s, t), splat(s, t - 1.0), splat(s, f), w];
+        let y = row_inputs(s, t, f, w);
         let (body, tail) = row.split_at_mut(whole * n);
         for (g, dst) in body.chunks_exact_mut(S::LANES).enumerate() {
             let mut pack = s.splat(0.0);
@@ -903,17 +882,12 @@ fn streamed_rows<S: Simd, K: Corners, const D: usize>(
     }
 }
 
-/// A row's inputs to [`sample`]: its broadcast y offsets and fade from
-/// `y` (`[y0, y1, v]`, a register each), and z's fade `w`.
+/// A row's inputs to [`sample`]: its y offsets `t`, `t − 1` and fade `f`
+/// broadcast, and z's fade `w`. (Broadcast from memory where they are
+/// used: as cheap as loading them broadcast already.)
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn row_inputs<S: Simd>(s: S, y: &[f32], w: S::P) -> [S::P; 4] {
-    let n = S::LANES / S::PARTS;
-    [
-        s.load_one(y),
-        s.load_one(&y[n..]),
-        s.load_one(&y[2 * n..]),
-        w,
-    ]
+fn row_inputs<S: Simd>(s: S, t: f32, f: f32, w: S::P) -> [S::P; 4] {
+    [splat(s, t), splat(s, t - 1.0), splat(s, f), w]
 }
 
 /// A register of columns' coefficients (see `column_coefficients`), loaded.
