@@ -74,7 +74,7 @@
 //!   `fill_f64` on the same points. Finer grids (the common case) share
 //!   work across samples: 2D and 3D grids whose x and y steps are at most
 //!   ¼ go by bands of rows in one y cell, from per-column coefficients
-//!   (Perlin within 4e-7 of `fill_f64`, value noise its exact bits); other
+//!   (Perlin within about 4e-7 of `fill_f64`, value noise its exact bits); other
 //!   fine grids evaluate each row from per-plane coefficients (within
 //!   1e-6, measured ≤ 3.6e-7). See `BENCHMARKS.md` for speeds. Every path
 //!   is bit-identical across levels, threads and windows.

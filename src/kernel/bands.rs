@@ -23,7 +23,8 @@
 //! reads its planes' terms from its register's window of planes, a table
 //! lookup), then every row of the band: 7 vector operations and a store
 //! per register of samples. Gradient noise differs from the point path by
-//! rounding only (within 4e-7, tested in `suite/tests/grid.rs`); the value
+//! rounding only (within 4e-7 in `suite/tests/grid.rs`; 4.17e-7 the worst
+//! of 10⁹ samples, see `docs/design.md`); the value
 //! of a sample depends on its own coordinates alone, never on the window,
 //! the tile or the level, so windows and tiles join bit for bit.
 //!
