@@ -770,10 +770,10 @@ fn band_rows<S: Simd, K: Corners, const D: usize>(
     for (chunk, y) in chunks {
         let mut k = 0;
         // Chunks of few rows (rows wider than `CHUNK_BYTES / 8`) go row by
-        // row, each register's coefficients loaded where they are used: a
-        // pair of registers down the rows costs some 50 instructions to
-        // set up (loads, checks, the rows' count), more than the four
-        // loads per register it saves over fewer than 8 rows.
+        // row, each register's coefficients loaded where they are used:
+        // holding registers down the rows costs some 50 instructions per
+        // group to set up (loads, checks, the rows' count), more than the
+        // four loads per register it saves over fewer than 8 rows.
         if y.0.len() < 8 {
             for (row, (&t, &f)) in chunk.chunks_exact_mut(nx).zip(y.0.iter().zip(y.1)) {
                 let y = row_inputs(s, t, f, w);
@@ -827,6 +827,7 @@ fn register_group<S: Simd, K: Corners, const D: usize, const G: usize>(
     store: Store<S::P>,
 ) {
     let n = S::LANES / S::PARTS;
+    // (`w` only fills the array until the loads below.)
     let mut c = [[w; 4]; G];
     for (g, c) in c.iter_mut().enumerate() {
         *c = coefficients(s, &columns[(k + g) * 4 * n..]);
