@@ -15,7 +15,9 @@
 //! Jobs, Perlin noise on the grid's samples `i · frequency`:
 //! `grid2-64`, `grid2-8` (64², frequency 1/64 and 1/8, one octave),
 //! `grid3-64`, `grid3-8` (32³), `fbm2` (1024², three octaves of fBm at 1/32),
-//! `fbm3` (128³, the same), `grid2-4096` (4096² at 1/64, one octave).
+//! `fbm3` (128³, the same), `grid2-4096` (4096² at 1/64, one octave);
+//! issue 40's `wide2`, `wide1` (16384×2 and ×1 at 1/128) and `square2`
+//! (181², about as many samples as `wide2`).
 //! It prints the samples per call and the seconds per sample of the whole run.
 
 use noisefield::prelude::*;
@@ -40,6 +42,11 @@ fn job(name: &str) -> Option<Job> {
         "fbm2" => (vec![1024, 1024], 1.0 / 32.0, 3),
         "fbm3" => (vec![128, 128, 128], 1.0 / 32.0, 3),
         "grid2-4096" => (vec![4096, 4096], 1.0 / 64.0, 1),
+        // Issue 40's very wide fields: a thin window and the square of its
+        // samples, at the tool's default frequency.
+        "wide2" => (vec![16384, 2], 1.0 / 128.0, 1),
+        "square2" => (vec![181, 181], 1.0 / 128.0, 1),
+        "wide1" => (vec![16384, 1], 1.0 / 128.0, 1),
         _ => return None,
     };
     Some(Job {

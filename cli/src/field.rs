@@ -3,7 +3,8 @@
 //!
 //! Rows are the x lines of samples, numbered in output order (row
 //! `k * ny + j` is `y = j` of slice `z = k`). A band is up to
-//! [`BAND_SAMPLES`] consecutive samples in output order: whole rows (never
+//! [`BAND_SAMPLES`] consecutive samples in output order (or
+//! [`WIDE_BAND_ROWS`] rows, up to 4 · `BAND_SAMPLES`): whole rows (never
 //! crossing a z slice) when a row fits, else a piece of one row. It is
 //! filled as [`Grid::window`](noisefield::Grid::window)s of the whole grid
 //! at most [`WINDOW_WIDTH`] samples wide, so the library's per-row and
@@ -12,18 +13,21 @@
 //! for bit, and so do the outputs of `--rows` bands.
 //!
 //! ```text
-//! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time:
+//! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time
+//!     (WIDE_BAND_ROWS rows at least, for rows wider than BAND_SAMPLES / 8):
 //!     rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside);
 //!       more rows than WINDOW_WIDTH: windows of WINDOW_WIDTH rows on the rayon pool
 //!     wider rows, several in the band: windows of WINDOW_WIDTH × the band's
-//!       rows (rayon tiles inside), each copied into place from a scratch window
+//!       rows, a group on the rayon pool at a time (rayon tiles inside), each
+//!       copied into place from its scratch window
 //!     wider rows, one (or pieces of one) in the band, or with derivatives:
 //!       windows of WINDOW_WIDTH × 1 on the rayon pool
 //!     hand the band to the writer / statistics, then reuse the buffer
 //! ```
 //!
-//! Memory: the band (4 MiB; twice that for rows wider than a window) plus,
-//! per worker thread, one window's library
+//! Memory: the band (4 MiB; up to 16 MiB for rows wider than 2^17 samples,
+//! which go [`WIDE_BAND_ROWS`] to a band) plus, per worker thread, a scratch
+//! window for rows wider than a window (at most 4 MiB) and one window's library
 //! data (about 0.7 KiB per sample of width for 32 ridged octaves, so at most
 //! 12 MiB per thread), whatever the field's size.
 
@@ -38,6 +42,13 @@ use std::ops::Range;
 
 /// Samples per band: 2^20 (4 MiB of f32), 16 rayon tiles of the library.
 pub const BAND_SAMPLES: usize = 1 << 20;
+
+/// Rows a band holds at least when they are no wider than
+/// [`BAND_SAMPLES`] (up to 4 · `BAND_SAMPLES` samples; not for normal
+/// maps): per octave, a window's setup of its x samples costs about 30
+/// instructions each, and a row's samples 1 to 3, so a band of a single
+/// row spent most of its time on setup.
+pub const WIDE_BAND_ROWS: usize = 16;
 
 /// The widest (and tallest) window filled at once: 2^14 samples. The
 /// library keeps data per sample of each axis of a window for every octave
@@ -377,11 +388,12 @@ impl SampledField {
 
     /// [`SampledField::fill_rows`] for rows wider than [`WINDOW_WIDTH`], several of
     /// them: windows of at most that width and every row of the band, so a
-    /// window's setup of its x samples (per octave, some 245 instructions
-    /// each) is shared by all those rows instead of made again for each;
-    /// each window is filled into a scratch window and its rows copied into
-    /// place. Windows join bit for bit, so the values are those of one
-    /// window per row.
+    /// window's setup of its x samples (per octave, some 30 instructions
+    /// each) is shared by all those rows instead of made again for each.
+    /// Windows go on the rayon pool a group at a time (one per worker
+    /// thread), each filled into its own scratch window, whose rows are
+    /// then copied into place. Windows join bit for bit, so the values are
+    /// those of one window per row.
     fn fill_tall_windows(
         &self,
         first_row: usize,
@@ -389,18 +401,31 @@ impl SampledField {
         width: usize,
         out: &mut [f32],
     ) -> Result<(), Failure> {
+        use rayon::prelude::*;
         let rows = out.len() / width;
-        let mut scratch = vec![0.0f32; WINDOW_WIDTH * rows];
-        for x in (0..width).step_by(WINDOW_WIDTH) {
-            let w = WINDOW_WIDTH.min(width - x);
-            let block = &mut scratch[..w * rows];
-            let planes = Planes {
-                values: &mut *block,
-                gradient: None,
-            };
-            self.fill_window(first_row, x0 + x, [w, rows], planes, true)?;
-            for (r, row) in block.chunks_exact(w).enumerate() {
-                out[r * width + x..r * width + x + w].copy_from_slice(row);
+        let starts: Vec<usize> = (0..width).step_by(WINDOW_WIDTH).collect();
+        let group = rayon::current_num_threads().clamp(1, starts.len());
+        let block = WINDOW_WIDTH * rows;
+        let mut scratch = vec![0.0f32; group * block];
+        for batch in starts.chunks(group) {
+            let blocks: Vec<(usize, &mut [f32])> = batch
+                .iter()
+                .copied()
+                .zip(scratch.chunks_mut(block))
+                .collect();
+            blocks.into_par_iter().try_for_each(|(x, block)| {
+                let w = WINDOW_WIDTH.min(width - x);
+                let planes = Planes {
+                    values: &mut block[..w * rows],
+                    gradient: None,
+                };
+                self.fill_window(first_row, x0 + x, [w, rows], planes, true)
+            })?;
+            for (&x, block) in batch.iter().zip(scratch.chunks(block)) {
+                let w = WINDOW_WIDTH.min(width - x);
+                for (r, row) in block[..w * rows].chunks_exact(w).enumerate() {
+                    out[r * width + x..r * width + x + w].copy_from_slice(row);
+                }
             }
         }
         Ok(())
@@ -484,8 +509,14 @@ impl SampledField {
         }
         // Bands of narrow rows are filled as windows of at most
         // WINDOW_WIDTH rows (the library's data per window grows with its
-        // height too).
-        let max_rows = BAND_SAMPLES / nx;
+        // height too). Rows wider than BAND_SAMPLES / WIDE_BAND_ROWS go
+        // WIDE_BAND_ROWS to a band (at most 4 · BAND_SAMPLES samples), so
+        // that each window's x setup serves several rows.
+        let wide_rows = match gradient {
+            false => WIDE_BAND_ROWS.min(4 * BAND_SAMPLES / nx),
+            true => 1,
+        };
+        let max_rows = (BAND_SAMPLES / nx).max(wide_rows);
         let mut buffer = vec![0.0f32; max_rows.min(slabs.len() * per_slab) * nx * planes];
         while row < end {
             let slice_end = (row / rows_per_slice + 1) * rows_per_slice;

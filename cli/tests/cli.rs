@@ -1257,11 +1257,13 @@ fn bad_values_are_named_and_refused() {
 
 /// Rows wider than the library's window (2^14) and wider than a band
 /// (2^20) are filled in windows: the output is the library's fill of the
-/// whole grid, bit for bit, for a lattice and a fractal, 2D and 3D.
+/// whole grid, bit for bit, for a lattice and a fractal, 2D and 3D. Rows
+/// of 300,000 go 13 to a band (`WIDE_BAND_ROWS`, within 4 bands' samples):
+/// bands of 13 and 4 rows, windows a group per worker thread.
 #[test]
 fn wide_rows_are_the_whole_grid_bit_for_bit() {
     let dir = temp_dir();
-    for (nx, ny) in [(40_000, 3), ((1 << 20) + 5000, 1)] {
+    for (nx, ny) in [(40_000, 3), (300_000, 17), ((1 << 20) + 5000, 1)] {
         let line = format!("render --source ridged --octaves 3 --size {nx}x{ny} --format raw -o -");
         let got = floats(&stdout_of(dir.path(), &words(&line)));
         let ridged = Ridged::new(Perlin::new(0)).octaves(3);
@@ -1295,6 +1297,7 @@ fn peak_memory_is_bounded_whatever_the_size() {
     let dir = temp_dir();
     for line in [
         "render --octaves 2 --size 16777216x1 --format raw -o /dev/null",
+        "render --octaves 2 --size 1048576x32 --format raw -o /dev/null",
         "animate --source perlin --size 8192x8192 --frames 2 --range -1..1 -o /dev/null",
         "render --source perlin --size 16384x512 --format exr -o out.exr",
         "render --source perlin --size 16384x512 --format tiff -o out.tif",
