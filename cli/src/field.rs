@@ -14,20 +14,20 @@
 //!
 //! ```text
 //! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time
-//!     (WIDE_BAND_ROWS rows at least, for rows wider than BAND_SAMPLES / 8):
+//!     (rows wider than a window: up to WIDE_BAND_ROWS, 4 · BAND_SAMPLES):
 //!     rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside);
 //!       more rows than WINDOW_WIDTH: windows of WINDOW_WIDTH rows on the rayon pool
 //!     wider rows, several in the band: windows of WINDOW_WIDTH × the band's
-//!       rows, a group on the rayon pool at a time (rayon tiles inside), each
-//!       copied into place from its scratch window
+//!       rows on the rayon pool (rayon tiles inside), each copied into place
+//!       from its worker's scratch window
 //!     wider rows, one (or pieces of one) in the band, or with derivatives:
 //!       windows of WINDOW_WIDTH × 1 on the rayon pool
 //!     hand the band to the writer / statistics, then reuse the buffer
 //! ```
 //!
-//! Memory: the band (4 MiB; up to 16 MiB for rows wider than 2^17 samples,
-//! which go [`WIDE_BAND_ROWS`] to a band) plus, per worker thread, a scratch
-//! window for rows wider than a window (at most 4 MiB) and one window's library
+//! Memory: the band (4 MiB; up to 16 MiB for rows wider than a window,
+//! which go up to [`WIDE_BAND_ROWS`] to a band) plus, per worker thread, a
+//! scratch window for rows wider than a window (at most 4 MiB) and one window's library
 //! data (about 0.7 KiB per sample of width for 32 ridged octaves, so at most
 //! 12 MiB per thread), whatever the field's size.
 
@@ -43,12 +43,13 @@ use std::ops::Range;
 /// Samples per band: 2^20 (4 MiB of f32), 16 rayon tiles of the library.
 pub const BAND_SAMPLES: usize = 1 << 20;
 
-/// Rows a band holds at least when they are no wider than
-/// [`BAND_SAMPLES`] (up to 4 · `BAND_SAMPLES` samples; not for normal
-/// maps): per octave, a window's setup of its x samples costs about 30
-/// instructions each, and a row's samples 1 to 3, so a band of a single
-/// row spent most of its time on setup.
-pub const WIDE_BAND_ROWS: usize = 16;
+/// Rows a band of rows wider than [`WINDOW_WIDTH`] holds at most, up to 4 ·
+/// [`BAND_SAMPLES`] samples (64 rows of 2^16 samples, 4 of 2^20; not for
+/// normal maps), so a window's scratch is at most 4 MiB: per octave, a
+/// window's setup of its x samples costs about 30 instructions each, and
+/// a row's samples 1 to 3, so bands of one or two rows (2^20 samples) spent
+/// most of their time on setup.
+pub const WIDE_BAND_ROWS: usize = 64;
 
 /// The widest (and tallest) window filled at once: 2^14 samples. The
 /// library keeps data per sample of each axis of a window for every octave
@@ -390,10 +391,10 @@ impl SampledField {
     /// them: windows of at most that width and every row of the band, so a
     /// window's setup of its x samples (per octave, some 30 instructions
     /// each) is shared by all those rows instead of made again for each.
-    /// Windows go on the rayon pool a group at a time (one per worker
-    /// thread), each filled into its own scratch window, whose rows are
-    /// then copied into place. Windows join bit for bit, so the values are
-    /// those of one window per row.
+    /// The windows go on the rayon pool, each filled into a scratch window
+    /// of its worker's and its rows copied into their places in `out` (the
+    /// window's pieces of the rows, split off beforehand). Windows join bit
+    /// for bit, so the values are those of one window per row.
     fn fill_tall_windows(
         &self,
         first_row: usize,
@@ -403,32 +404,35 @@ impl SampledField {
     ) -> Result<(), Failure> {
         use rayon::prelude::*;
         let rows = out.len() / width;
-        let starts: Vec<usize> = (0..width).step_by(WINDOW_WIDTH).collect();
-        let group = rayon::current_num_threads().clamp(1, starts.len());
-        let block = WINDOW_WIDTH * rows;
-        let mut scratch = vec![0.0f32; group * block];
-        for batch in starts.chunks(group) {
-            let blocks: Vec<(usize, &mut [f32])> = batch
-                .iter()
-                .copied()
-                .zip(scratch.chunks_mut(block))
-                .collect();
-            blocks.into_par_iter().try_for_each(|(x, block)| {
-                let w = WINDOW_WIDTH.min(width - x);
-                let planes = Planes {
-                    values: &mut block[..w * rows],
-                    gradient: None,
-                };
-                self.fill_window(first_row, x0 + x, [w, rows], planes, true)
-            })?;
-            for (&x, block) in batch.iter().zip(scratch.chunks(block)) {
-                let w = WINDOW_WIDTH.min(width - x);
-                for (r, row) in block[..w * rows].chunks_exact(w).enumerate() {
-                    out[r * width + x..r * width + x + w].copy_from_slice(row);
-                }
+        let windows = width.div_ceil(WINDOW_WIDTH);
+        // Per window, its piece of each row.
+        let mut pieces: Vec<Vec<&mut [f32]>> =
+            (0..windows).map(|_| Vec::with_capacity(rows)).collect();
+        for row in out.chunks_exact_mut(width) {
+            let mut rest = row;
+            for window in &mut pieces {
+                let (piece, after) = rest.split_at_mut(WINDOW_WIDTH.min(rest.len()));
+                window.push(piece);
+                rest = after;
             }
         }
-        Ok(())
+        pieces.into_par_iter().enumerate().try_for_each_init(
+            || vec![0.0f32; WINDOW_WIDTH * rows],
+            |scratch, (k, mut window)| {
+                let x = k * WINDOW_WIDTH;
+                let w = WINDOW_WIDTH.min(width - x);
+                let block = &mut scratch[..w * rows];
+                let planes = Planes {
+                    values: &mut *block,
+                    gradient: None,
+                };
+                self.fill_window(first_row, x0 + x, [w, rows], planes, true)?;
+                for (piece, row) in window.iter_mut().zip(block.chunks_exact(w)) {
+                    piece.copy_from_slice(row);
+                }
+                Ok(())
+            },
+        )
     }
 
     /// Fills the window of `size = [width, rows]` at sample `x0` of output
@@ -509,10 +513,10 @@ impl SampledField {
         }
         // Bands of narrow rows are filled as windows of at most
         // WINDOW_WIDTH rows (the library's data per window grows with its
-        // height too). Rows wider than BAND_SAMPLES / WIDE_BAND_ROWS go
-        // WIDE_BAND_ROWS to a band (at most 4 · BAND_SAMPLES samples), so
-        // that each window's x setup serves several rows.
-        let wide_rows = match gradient {
+        // height too). Rows wider than a window go up to WIDE_BAND_ROWS to
+        // a band (at most 4 · BAND_SAMPLES samples), so that each window's
+        // x setup serves more rows.
+        let wide_rows = match gradient || nx <= WINDOW_WIDTH {
             false => WIDE_BAND_ROWS.min(4 * BAND_SAMPLES / nx),
             true => 1,
         };

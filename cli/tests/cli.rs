@@ -1258,8 +1258,8 @@ fn bad_values_are_named_and_refused() {
 /// Rows wider than the library's window (2^14) and wider than a band
 /// (2^20) are filled in windows: the output is the library's fill of the
 /// whole grid, bit for bit, for a lattice and a fractal, 2D and 3D. Rows
-/// of 300,000 go 13 to a band (`WIDE_BAND_ROWS`, within 4 bands' samples):
-/// bands of 13 and 4 rows, windows a group per worker thread.
+/// of 300,000 go 13 to a band (within 4 · 2^20 samples): bands of 13 and
+/// 4 rows, 19 windows each on the rayon pool.
 #[test]
 fn wide_rows_are_the_whole_grid_bit_for_bit() {
     let dir = temp_dir();
