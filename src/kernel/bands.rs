@@ -85,13 +85,15 @@ pub(crate) struct BandAxis {
 const CACHED_TERMS: usize = 1 << 20;
 
 impl BandAxis {
-    /// The band axis of a grid whose axes' stage 1 is `axes` (x first), for
+    /// The band axis of a grid whose axes' stage 1 is `axes` (x first) and
+    /// the fades of their offsets `faded` (made by the level's plan job,
+    /// with its vectors: 4 instructions a sample here, in four lanes), for
     /// registers of `part` lanes (at most 16). Plain loops, once per fill:
     /// compiled once, not per level (inlined into the level's plan job and
     /// vectorised there, a one-row window's plan took 16% fewer
     /// instructions, and the library's build 1.7% longer).
     #[inline(never)]
-    pub(crate) fn new(axes: &[AxisSamples], fade: Fade, part: usize) -> BandAxis {
+    pub(crate) fn new(axes: &[AxisSamples], faded: [Scratch<f32>; 3], part: usize) -> BandAxis {
         let x = &axes[0];
         let len = x.len;
         let registers = len.div_ceil(part);
@@ -162,11 +164,8 @@ impl BandAxis {
         let plane_count = planes.len();
         planes.resize(plane_count.div_ceil(MAX_LANES) * MAX_LANES + WINDOW, 0);
         // x's offsets are its samples' (padded to whole packs of 16 lanes).
-        let u = fades(fade, &x.t0);
-        let other_fades = std::array::from_fn(|a| match axes.get(a + 1) {
-            Some(axis) => fades(fade, &axis.t0),
-            None => Scratch::default(),
-        });
+        let [u, y_fades, z_fades] = faded;
+        let other_fades = [y_fades, z_fades];
         // The y bands: runs of samples in one y cell. (Reused, not zeroed:
         // every value is written.)
         let (yc0, yc1) = (&axes[1].c0[..axes[1].len], &axes[1].c1[..axes[1].len]);
@@ -253,17 +252,19 @@ impl BandAxis {
 fn moves_by_one(c0: &[u32], c1: &[u32], step: u32) -> bool {
     debug_assert!(step == 1 || step == u32::MAX);
     let bias = u32::from(step == u32::MAX);
-    let pairs = c0
+    let (Some(&a), Some(&u)) = (c0.last(), c1.get(c0.len().wrapping_sub(1))) else {
+        return true;
+    };
+    // One pass: each sample's pair and its move to the next; the last
+    // sample's pair apart.
+    let bad = c0
         .iter()
+        .zip(&c0[1..])
         .zip(c1)
-        .fold(0, |bad, (&c0, &c1)| bad | (c1 ^ c0.wrapping_add(1)));
-    let moves = c0
-        .iter()
-        .zip(c0.get(1..).unwrap_or(&[]))
-        .fold(0, |bad, (&a, &b)| {
-            bad | (b.wrapping_sub(a).wrapping_add(bias) & !1)
+        .fold(u ^ a.wrapping_add(1), |bad, ((&a, &b), &u)| {
+            bad | (u ^ a.wrapping_add(1)) | (b.wrapping_sub(a).wrapping_add(bias) & !1)
         });
-    (pairs | moves) == 0
+    bad == 0
 }
 
 /// The x planes of columns whose cells are `c0`, `c1` in order of use,

@@ -244,7 +244,12 @@ impl Job for PlanAxes<'_> {
             samples.push(AxisSamples::new(coords, period));
         }
         if self.by_bands {
-            let bands = BandAxis::new(&samples, self.fade, S::LANES / S::PARTS);
+            // Each axis's fades here, in the level's vectors.
+            let mut faded: [Scratch<f32>; 3] = Default::default();
+            for (faded, axis) in faded.iter_mut().zip(&samples) {
+                *faded = fades(self.fade, &axis.t0);
+            }
+            let bands = BandAxis::new(&samples, faded, S::LANES / S::PARTS);
             return (samples, None, Some(bands));
         }
         let narrow_parts = S::LANES / S::PARTS <= NARROW_GRANULE;
