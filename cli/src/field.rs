@@ -43,12 +43,12 @@ use std::ops::Range;
 /// Samples per band: 2^20 (4 MiB of f32), 16 rayon tiles of the library.
 pub const BAND_SAMPLES: usize = 1 << 20;
 
-/// Rows a band of rows wider than [`WINDOW_WIDTH`] holds at most, up to 4 ·
-/// [`BAND_SAMPLES`] samples (64 rows of 2^16 samples, 4 of 2^20; not for
-/// normal maps), so a window's scratch is at most 4 MiB: per octave, a
-/// window's setup of its x samples costs about 30 instructions each, and
-/// a row's samples 1 to 3, so bands of one or two rows (2^20 samples) spent
-/// most of their time on setup.
+/// The most rows a band holds when they are wider than [`WINDOW_WIDTH`]
+/// (and the band at most 4 · [`BAND_SAMPLES`] samples: 64 rows of 2^16, 4
+/// of 2^20; not for normal maps), so a window's scratch is at most 4 MiB.
+/// Per octave a window's setup costs about 30 instructions per x sample
+/// and a row 1 to 3 per sample: bands of one or two rows spent most of
+/// their time on setup.
 pub const WIDE_BAND_ROWS: usize = 64;
 
 /// The widest (and tallest) window filled at once: 2^14 samples. The
@@ -516,9 +516,10 @@ impl SampledField {
         // height too). Rows wider than a window go up to WIDE_BAND_ROWS to
         // a band (at most 4 · BAND_SAMPLES samples), so that each window's
         // x setup serves more rows.
-        let wide_rows = match gradient || nx <= WINDOW_WIDTH {
-            false => WIDE_BAND_ROWS.min(4 * BAND_SAMPLES / nx),
-            true => 1,
+        let wide_rows = if gradient || nx <= WINDOW_WIDTH {
+            1
+        } else {
+            WIDE_BAND_ROWS.min(4 * BAND_SAMPLES / nx)
         };
         let max_rows = (BAND_SAMPLES / nx).max(wide_rows);
         let mut buffer = vec![0.0f32; max_rows.min(slabs.len() * per_slab) * nx * planes];

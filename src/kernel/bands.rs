@@ -250,9 +250,9 @@ impl BandAxis {
 /// vectorised (a move `d` is 0 or `step` exactly when `d + bias`, with
 /// `bias` 1 going down, is 0 or 1).
 fn moves_by_one(c0: &[u32], c1: &[u32], step: u32) -> bool {
-    debug_assert!(step == 1 || step == u32::MAX);
+    debug_assert!((step == 1 || step == u32::MAX) && c0.len() == c1.len());
     let bias = u32::from(step == u32::MAX);
-    let (Some(&a), Some(&u)) = (c0.last(), c1.get(c0.len().wrapping_sub(1))) else {
+    let (Some(&a), Some(&u)) = (c0.last(), c1.last()) else {
         return true;
     };
     // One pass: each sample's pair and its move to the next; the last
