@@ -1282,6 +1282,48 @@ fn wide_rows_are_the_whole_grid_bit_for_bit() {
     assert_same_bits(&got, &want);
 }
 
+/// Rows wider than a band (2^20 samples), several of them, are computed
+/// together and all but the first go through an unnamed temporary file: 5
+/// rows of 2^21 + 5000 (three blocks of columns) and a volume's slices of 2
+/// rows are the library's whole-grid fill bit for bit, with nothing left in
+/// the temporary directory; without a usable temporary directory the rows go
+/// one at a time, the same bits.
+#[test]
+fn spooled_wide_rows_are_the_whole_grid_bit_for_bit() {
+    let dir = temp_dir();
+    let tmp = temp_dir();
+    let (nx, ny) = ((1 << 21) + 5000, 5);
+    let line = format!("render --source ridged --octaves 2 --size {nx}x{ny} --format raw -o -");
+    let ridged = Ridged::new(Perlin::new(0)).octaves(2);
+    let mut want = vec![0.0; nx * ny];
+    ridged
+        .fill_grid(&Grid2::new([0.0; 2], [1.0 / 128.0; 2], [nx, ny]), &mut want)
+        .unwrap();
+    for temporary in [tmp.path(), Path::new("/nonexistent/noisefield")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_noisefield"))
+            .args(words(&line))
+            .current_dir(dir.path())
+            .env("TMPDIR", temporary)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_same_bits(&floats(&out.stdout), &want);
+    }
+    assert!(listing(tmp.path()).is_empty(), "{:?}", listing(tmp.path()));
+    let (nx, ny, nz) = ((1 << 20) + 3000, 2, 2);
+    let line = format!("render --source perlin --size {nx}x{ny}x{nz} --format raw -o -");
+    let got = floats(&stdout_of(dir.path(), &words(&line)));
+    let want = library3(
+        &Perlin::new(0),
+        Grid3::new([0.0; 3], [1.0 / 128.0; 3], [nx, ny, nz]),
+    );
+    assert_same_bits(&got, &want);
+}
+
 /// Peak memory (`/usr/bin/time -v`'s maximum resident set size) stays
 /// under 64 MiB however wide the rows: 2^24 × 1 samples of 2 fBm octaves
 /// (about 1 GB before rows were split into windows), and an animation of
@@ -1298,6 +1340,7 @@ fn peak_memory_is_bounded_whatever_the_size() {
     for line in [
         "render --octaves 2 --size 16777216x1 --format raw -o /dev/null",
         "render --octaves 2 --size 1048576x32 --format raw -o /dev/null",
+        "render --octaves 2 --size 4194304x16 --format raw -o /dev/null",
         "animate --source perlin --size 8192x8192 --frames 2 --range -1..1 -o /dev/null",
         "render --source perlin --size 16384x512 --format exr -o out.exr",
         "render --source perlin --size 16384x512 --format tiff -o out.tif",
