@@ -12,6 +12,8 @@
 //! `out[((l * nz + k) * ny + j) * nx + i]`.
 
 use crate::Error;
+use crate::scratch::Scratch;
+use crate::simd::{Job, Simd};
 
 /// A `D`-dimensional uniform grid of sample points (or a window into one).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -223,18 +225,23 @@ impl<const D: usize> Grid<D> {
 
     /// [`Grid::coord`] of every local sample on `axis`, through `i32` where
     /// the global indices fit (a conversion that vectorises and gives the
-    /// same `f64`).
-    pub(crate) fn coords(&self, axis: usize) -> crate::scratch::Scratch<f64> {
+    /// same `f64`), in a job of `level` (four lanes at AVX2, where the
+    /// baseline's two took 3.5 instructions a sample).
+    pub(crate) fn coords(&self, axis: usize, level: crate::Level) -> Scratch<f64> {
         let (first, len) = (self.offset[axis], self.size[axis]);
-        match i32::try_from(first.saturating_add(len)) {
-            Ok(end) => {
-                let (origin, step) = (self.origin[axis], self.step[axis]);
-                (first as i32..end)
-                    .map(|i| origin + f64::from(i) * step)
-                    .collect()
-            }
-            Err(_) => (0..len).map(|i| self.coord(axis, i)).collect(),
+        if i32::try_from(first.saturating_add(len)).is_err() {
+            return (0..len).map(|i| self.coord(axis, i)).collect();
         }
+        // (Reused, not zeroed: every value is written.)
+        let mut out = Scratch::reused(len, 0.0);
+        let job = IndexedCoords {
+            first: first as i32,
+            origin: self.origin[axis],
+            step: self.step[axis],
+            out: &mut out,
+        };
+        crate::simd::dispatch(level, job);
+        out
     }
 
     /// The number of samples, after checking that the grid can be filled:
@@ -284,4 +291,27 @@ fn check(
         .ok_or_else(|| Error::GridTooLarge {
             size: size.to_vec(),
         })
+}
+
+/// `origin + i · step` for the indices `first..` (which fit in `i32`), one
+/// per value of `out`: [`Grid::coords`]'s loop, at the level's width.
+struct IndexedCoords<'a> {
+    first: i32,
+    origin: f64,
+    step: f64,
+    out: &'a mut [f64],
+}
+
+impl Job for IndexedCoords<'_> {
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<S: Simd>(self, _: S) {
+        let (origin, step) = (self.origin, self.step);
+        let mut i = self.first;
+        for out in self.out.iter_mut() {
+            *out = origin + f64::from(i) * step;
+            i = i.wrapping_add(1);
+        }
+    }
 }

@@ -4,11 +4,12 @@
 //! helpers that turn a pack's coordinates into kernel axes.
 
 use crate::Fade;
+use crate::Level;
 use crate::kernel::{
     Axis, HashModeKernel, axis, centre_in_period, centre_pack_in_period, stage1, staged_axis,
 };
 use crate::scratch::Scratch;
-use crate::simd::{MAX_LANES, Simd};
+use crate::simd::{Job, MAX_LANES, Simd};
 
 /// A pack of `S::LANES` points in `D` dimensions, as a field receives it.
 pub trait PointPack<S: Simd, const D: usize>: Copy {
@@ -365,17 +366,17 @@ pub struct GridAxis {
 
 impl GridAxis {
     /// The axis after an octave's `c · scale + offset` (computed in `f64`
-    /// exactly as [`F64Pack::affine`] computes it).
-    pub(crate) fn affine(&self, scale: f64, offset: f64) -> GridAxis {
-        // (Reused, not zeroed: every value is written. The clamp as two
-        // selects, so the loop is vectorised: `clamp`'s values, −0 kept and
-        // NaN staying NaN.)
+    /// exactly as [`F64Pack::affine`] computes it), in a job of `level`.
+    pub(crate) fn affine(&self, scale: f64, offset: f64, level: Level) -> GridAxis {
+        // (Reused, not zeroed: every value is written.)
         let mut coords = Scratch::reused(self.coords.len(), 0.0);
-        for (out, &c) in coords.iter_mut().zip(self.coords.iter()) {
-            let v = c * scale + offset;
-            let v = if v < -f64::MAX { -f64::MAX } else { v };
-            *out = if v > f64::MAX { f64::MAX } else { v };
-        }
+        let job = AffineCoords {
+            scale,
+            offset,
+            coords: &self.coords,
+            out: &mut coords,
+        };
+        crate::simd::dispatch(level, job);
         GridAxis {
             coords,
             step: self.step * scale,
@@ -393,6 +394,31 @@ impl GridAxis {
                 .map(|&c| centre_in_period(c, period))
                 .collect(),
             step: self.step,
+        }
+    }
+}
+
+/// [`GridAxis::affine`]'s loop, at the level's width (four lanes at AVX2,
+/// where the baseline's two took some 3.5 instructions a sample).
+struct AffineCoords<'a> {
+    scale: f64,
+    offset: f64,
+    coords: &'a [f64],
+    out: &'a mut [f64],
+}
+
+impl Job for AffineCoords<'_> {
+    type Output = ();
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn run<S: Simd>(self, _: S) {
+        let (scale, offset) = (self.scale, self.offset);
+        // The clamp as two selects, so the loop is vectorised: `clamp`'s
+        // values, −0 kept and NaN staying NaN.
+        for (out, &c) in self.out.iter_mut().zip(self.coords) {
+            let v = c * scale + offset;
+            let v = if v < -f64::MAX { -f64::MAX } else { v };
+            *out = if v > f64::MAX { f64::MAX } else { v };
         }
     }
 }

@@ -711,10 +711,10 @@ fn out_len(len: usize, out: &[f32]) -> Result<usize, Error> {
 }
 
 /// Every sample position of each axis of `grid`.
-fn grid_axes<const D: usize>(grid: &Grid<D>) -> [GridAxis; D] {
+fn grid_axes<const D: usize>(grid: &Grid<D>, level: Level) -> [GridAxis; D] {
     let step = grid.step();
     std::array::from_fn(|a| GridAxis {
-        coords: grid.coords(a),
+        coords: grid.coords(a, level),
         step: step[a],
     })
 }
@@ -736,7 +736,7 @@ where
     if len == 0 {
         return Ok(());
     }
-    let axes = grid_axes(grid);
+    let axes = grid_axes(grid, f.run_level());
     let plan = f.plan(&axes, 1);
     let nx = axes[0].coords.len();
     // Outputs far beyond the caches are written with non-temporal stores
@@ -779,7 +779,7 @@ where
     if len == 0 {
         return Ok(());
     }
-    let axes = grid_axes(grid);
+    let axes = grid_axes(grid, f.run_level());
     let nx = axes[0].coords.len();
     let rows_per_chunk = (GRAD_ROWS_SAMPLES / nx).max(1);
     let chunk = rows_per_chunk * nx;

@@ -84,37 +84,53 @@ pub(crate) struct BandAxis {
 /// z cell (4 MiB); beyond, each band's terms are hashed again per z row.
 const CACHED_TERMS: usize = 1 << 20;
 
-impl BandAxis {
-    /// The band axis of a grid whose axes' stage 1 is `axes` (x first) and
-    /// the fades of their offsets `faded` (made by the level's plan job,
-    /// with its vectors: 4 instructions a sample here, in four lanes), for
-    /// registers of `part` lanes (at most 16). Plain loops, once per fill:
-    /// compiled once, not per level (inlined into the level's plan job and
-    /// vectorised there, a one-row window's plan took 16% fewer
-    /// instructions, and the library's build 1.7% longer).
-    #[inline(never)]
-    pub(crate) fn new(axes: &[AxisSamples], faded: [Scratch<f32>; 3], part: usize) -> BandAxis {
+/// The band axis's loops over every column (and y sample), made by the
+/// level's plan job: plain loops inlined there, so vectorised at the
+/// level's width (at the baseline's, in [`BandAxis::new`], they took 9
+/// instructions a column of a one-row window, 3 at AVX2).
+pub(crate) struct AxisScan {
+    /// Each axis's fades of its offsets (x, y, z; empty past the grid's).
+    faded: [Scratch<f32>; 3],
+    /// Whether x's cells rise by at most one per column, each upper cell
+    /// the next (every row without a period, or within one): then `lo`,
+    /// `hi` and `first` hold each column's planes, numbered from the first
+    /// column's cell, and `span` the most planes a register uses.
+    rising: bool,
+    lo: Scratch<u8>,
+    hi: Scratch<u8>,
+    first: Scratch<usize>,
+    span: usize,
+    /// Whether y's cells move by at most one per sample, all one way
+    /// (`down`: falling), each upper cell the next.
+    y_monotone: bool,
+    y_down: bool,
+}
+
+impl AxisScan {
+    /// The scan of the axes' stage 1 `axes` (x first) for registers of
+    /// `part` lanes.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn new(axes: &[AxisSamples], fade: Fade, part: usize) -> AxisScan {
+        let mut faded: [Scratch<f32>; 3] = Default::default();
+        for (faded, axis) in faded.iter_mut().zip(axes) {
+            *faded = fades(fade, &axis.t0);
+        }
         let x = &axes[0];
         let len = x.len;
         let registers = len.div_ceil(part);
         let padded = registers * part + MAX_LANES;
         let (c0, c1) = (&x.c0[..len], &x.c1[..len]);
-        // Cells that rise by at most one per column, each upper cell the
-        // next (every row without a period, or within one): the planes are
-        // the cells from the first column's on, numbered from it.
         let rising = moves_by_one(c0, c1, 1);
-        let mut planes: Scratch<u32> = Scratch::with_capacity(2 * len + MAX_LANES + WINDOW);
-        // (Reused, not zeroed: every value is written below.)
+        // (Reused, not zeroed: every value is written here or in
+        // `BandAxis::new`.)
         let mut lo = Scratch::reused(padded, 0u8);
         let mut hi = Scratch::reused(padded, 0u8);
         // Whole packs of registers (the padding's first plane is 0).
         let mut first = Scratch::reused(registers.div_ceil(MAX_LANES) * MAX_LANES, 0);
         first[registers..].fill(0);
-        let span;
+        let mut span = 0;
         if rising {
             let start = c0.first().copied().unwrap_or(0);
-            let count = c0.last().map_or(0, |&c| c.wrapping_sub(start) as usize + 2);
-            planes.extend((0..count as u32).map(|p| start.wrapping_add(p)));
             for (first, cells) in first.iter_mut().zip(c0.chunks(part)) {
                 *first = cells[0].wrapping_sub(start) as usize;
             }
@@ -136,6 +152,56 @@ impl BandAxis {
                 *hi = lo + 1;
             }
             span = lo[..len].iter().fold(0, |m, &l| m.max(l)) as usize + 2;
+        }
+        let (yc0, yc1) = match axes.get(1) {
+            Some(y) => (&y.c0[..y.len], &y.c1[..y.len]),
+            None => (&[][..], &[][..]),
+        };
+        let start = yc0.first().copied().unwrap_or(0);
+        let last = yc0.last().copied().unwrap_or(0);
+        let y_down = (last.wrapping_sub(start) as i32) < 0;
+        let step = if y_down { u32::MAX } else { 1 };
+        AxisScan {
+            faded,
+            rising,
+            lo,
+            hi,
+            first,
+            span,
+            y_monotone: moves_by_one(yc0, yc1, step),
+            y_down,
+        }
+    }
+}
+
+impl BandAxis {
+    /// The band axis of a grid whose axes' stage 1 is `axes` (x first),
+    /// from their scan `scan` (made by the level's plan job, with its
+    /// vectors), for registers of `part` lanes (at most 16). Plain loops,
+    /// once per fill: compiled once, not per level (inlined into the
+    /// level's plan job and vectorised there, a one-row window's plan took
+    /// 16% fewer instructions, and the library's build 1.7% longer).
+    #[inline(never)]
+    pub(crate) fn new(axes: &[AxisSamples], scan: AxisScan, part: usize) -> BandAxis {
+        let x = &axes[0];
+        let len = x.len;
+        let (c0, c1) = (&x.c0[..len], &x.c1[..len]);
+        let AxisScan {
+            faded,
+            rising,
+            mut lo,
+            mut hi,
+            mut first,
+            mut span,
+            y_monotone: monotone,
+            y_down: down,
+        } = scan;
+        let mut planes: Scratch<u32> = Scratch::with_capacity(2 * len + MAX_LANES + WINDOW);
+        if rising {
+            // The planes are the cells from the first column's on.
+            let start = c0.first().copied().unwrap_or(0);
+            let count = c0.last().map_or(0, |&c| c.wrapping_sub(start) as usize + 2);
+            planes.extend((0..count as u32).map(|p| start.wrapping_add(p)));
         } else {
             let (lower_of, upper_of) = planes_by_segments(c0, c1, &mut planes);
             let registers = lower_of.chunks(part).zip(upper_of.chunks(part));
@@ -179,10 +245,6 @@ impl BandAxis {
         // one): a sample's band is its cell less the first's (a vectorised
         // loop). Otherwise bands are counted sample by sample.
         let start = yc0.first().copied().unwrap_or(0);
-        let last = yc0.last().copied().unwrap_or(0);
-        let down = (last.wrapping_sub(start) as i32) < 0;
-        let step = if down { u32::MAX } else { 1 };
-        let monotone = moves_by_one(yc0, yc1, step);
         let mut band = 0;
         if monotone {
             for (y_band, &c) in y_band.iter_mut().zip(yc0) {
@@ -249,6 +311,7 @@ impl BandAxis {
 /// integer operations over slices, without an early exit or booleans:
 /// vectorised (a move `d` is 0 or `step` exactly when `d + bias`, with
 /// `bias` 1 going down, is 0 or 1).
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn moves_by_one(c0: &[u32], c1: &[u32], step: u32) -> bool {
     debug_assert!((step == 1 || step == u32::MAX) && c0.len() == c1.len());
     let bias = u32::from(step == u32::MAX);
@@ -312,6 +375,7 @@ fn planes_by_segments(
 /// then each register's first byte subtracted. Two loops the compiler
 /// vectorises (one subtracting in `u32` per register was not: 3
 /// instructions a column, now about 1).
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn lower_planes<const P: usize>(c0: &[u32], lo: &mut [u8]) {
     let lo = &mut lo[..c0.len()];
     for (lo, &c) in lo.iter_mut().zip(c0) {

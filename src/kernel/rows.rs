@@ -26,7 +26,7 @@
 //! registers in 3D and 4D, one strip later from scratch in 1D and 2D; see
 //! `STREAM_DIRECTLY_FROM`); a fractal folds its octaves' rows afterwards.
 
-use super::bands::fades;
+use super::bands::{AxisScan, fades};
 use super::{
     AxisSamples, BandAxis, Corners, Dims, HashModeKernel, HashModeRef, Noise, WithHashMode,
     store_pack,
@@ -244,12 +244,10 @@ impl Job for PlanAxes<'_> {
             samples.push(AxisSamples::new(coords, period));
         }
         if self.by_bands {
-            // Each axis's fades here, in the level's vectors.
-            let mut faded: [Scratch<f32>; 3] = Default::default();
-            for (faded, axis) in faded.iter_mut().zip(&samples) {
-                *faded = fades(self.fade, &axis.t0);
-            }
-            let bands = BandAxis::new(&samples, faded, S::LANES / S::PARTS);
+            // The loops over every sample here, in the level's vectors.
+            let part = S::LANES / S::PARTS;
+            let scan = AxisScan::new(&samples, self.fade, part);
+            let bands = BandAxis::new(&samples, scan, part);
             return (samples, None, Some(bands));
         }
         let narrow_parts = S::LANES / S::PARTS <= NARROW_GRANULE;

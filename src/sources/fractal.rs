@@ -635,6 +635,7 @@ impl<N: Source> Field for Fractal<N> {
         Noise: Dims<D>,
     {
         let d = &self.derived;
+        let level = self.source.run_level();
         let periods = self.source.periods::<D>(period_scale);
         // Only the periodic axes are moved (and copied).
         let centred: Vec<Cow<'_, GridAxis>> = (0..D)
@@ -646,7 +647,7 @@ impl<N: Source> Field for Fractal<N> {
                     axes.to_vec()
                 } else {
                     let mut scaled: Vec<GridAxis> = (0..D)
-                        .map(|a| centred[a].affine(d.frequency[i], OFFSETS[i][a]))
+                        .map(|a| centred[a].affine(d.frequency[i], OFFSETS[i][a], level))
                         .collect();
                     // The source picks its row path from the x step. An
                     // octave of a coarse grid must stay on the point path
