@@ -53,7 +53,7 @@ pub const BAND_SAMPLES: usize = 1 << 20;
 /// The most rows a band holds when they are wider than [`WINDOW_WIDTH`]
 /// (and the band at most 4 · [`BAND_SAMPLES`] samples: 64 rows of 2^16, 4
 /// of 2^20; not for normal maps), so a window's scratch is at most 4 MiB.
-/// Per octave a window's setup costs about 30 instructions per x sample
+/// Per octave a window's setup costs about 21 instructions per x sample (AVX2)
 /// and a row 1 to 3 per sample: bands of one or two rows spent most of
 /// their time on setup.
 pub const WIDE_BAND_ROWS: usize = 64;
@@ -67,7 +67,7 @@ pub const WINDOW_WIDTH: usize = 1 << 14;
 /// Rows wider than [`BAND_SAMPLES`] (one to a band in memory) are computed
 /// up to [`WIDE_BAND_ROWS`] at a time (at most 1 + `SPOOL_SAMPLES / width`),
 /// the first row handed on as it is made and the others through the file:
-/// 4194304 × 8 took 0.45 s one row at a time, 0.21 s so. For narrower rows
+/// 4194304 × 8 took 0.41 s one row at a time, 0.22 to 0.27 s so. For narrower rows
 /// (4 to 64 to a band in memory) the file's writing and reading, on one
 /// thread, cost more than the setup they save (1048576 × 32: 0.16 s held,
 /// 0.27 s spooled in bands of 32).
