@@ -102,8 +102,9 @@ impl AxisSamples {
         // checks of its float-to-integer casts: a loop that the compiler
         // vectorises, which also finds whether every coordinate is that
         // small (a fold without an early exit; a pass of its own cost 1.5
-        // instructions a sample at AVX2). The same values: `floor` and the
-        // cell mod 2³² exactly (a period that divides 2³², or that 2³²
+        // instructions a sample at AVX2). The same values:
+        // `floor` and the cell mod 2³² exactly (`floor + ROUND` holds the
+        // cell in its low 32 bits; a period that divides 2³², or that 2³²
         // divides, leaves the low bits alone), and the same offset (`+ 0.0`
         // makes the −0 of `c = −0` the +0 `stage1` gives).
         let mut small = period.is_power_of_two();
@@ -114,11 +115,9 @@ impl AxisSamples {
                 .zip(coords);
             for (((c0, c1), t0), &c) in samples {
                 small &= c.abs() < SMALL;
-                let m = c + ROUND;
-                let nearest = m - ROUND;
-                let above = nearest > c;
-                let floor = if above { nearest - 1.0 } else { nearest };
-                let cell = (m.to_bits() as u32).wrapping_sub(u32::from(above)) & mask;
+                let nearest = (c + ROUND) - ROUND;
+                let floor = if nearest > c { nearest - 1.0 } else { nearest };
+                let cell = ((floor + ROUND).to_bits() as u32) & mask;
                 *c0 = cell;
                 *c1 = cell.wrapping_add(1) & mask;
                 *t0 = ((c - floor) + 0.0) as f32;
