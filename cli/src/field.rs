@@ -528,20 +528,20 @@ impl SampledField {
             (BAND_SAMPLES / nx).max(WIDE_BAND_ROWS.min(4 * BAND_SAMPLES / nx))
         };
         let mut buffer = vec![0.0f32; held.min(end - row).max(1) * nx.min(BAND_SAMPLES) * planes];
-        // Rows wider than a window, more of them than a band holds: bands
-        // of up to WIDE_BAND_ROWS rows through a temporary file
-        // (SpooledRows), created at the first such band; without one (no
-        // temporary directory), bands as above.
+        // Rows wider than BAND_SAMPLES, several of them: bands of up to
+        // WIDE_BAND_ROWS rows through a temporary file (SpooledRows),
+        // created at the first such band (`Some(None)`: none could be
+        // made, so one row at a time as above).
         let mut spool: Option<Option<SpooledRows>> = None;
         while row < end {
             let slice_end = (row / rows_per_slice + 1) * rows_per_slice;
             let left = (end - row).min(slice_end - row);
-            let spooled = if gradient || nx <= WINDOW_WIDTH {
-                0
-            } else {
+            let spooled = if nx > BAND_SAMPLES && !gradient {
                 WIDE_BAND_ROWS.min(left).min(1 + SPOOL_SAMPLES / nx)
+            } else {
+                1
             };
-            if held == 1 && spooled > 1 {
+            if spooled > 1 {
                 let file = spool.get_or_insert_with(SpooledRows::new);
                 if let Some(file) = file {
                     self.fill_spooled_band(row, spooled, file, progress, &mut visit)?;
@@ -737,26 +737,27 @@ impl SpooledRows {
 struct SpoolFile(std::fs::File);
 
 impl SpoolFile {
-    /// Writes `values` at sample `at`.
-    fn write(&mut self, at: u64, values: &[f32]) -> Result<(), Failure> {
-        use std::io::{Seek, SeekFrom, Write};
+    /// The file, its position at sample `at`.
+    fn at(&mut self, at: u64) -> Result<&mut std::fs::File, Failure> {
+        use std::io::{Seek, SeekFrom};
         self.0
             .seek(SeekFrom::Start(4 * at))
             .map_err(spool_failure)?;
-        self.0
-            .write_all(bytemuck::cast_slice(values))
-            .map_err(spool_failure)
+        Ok(&mut self.0)
+    }
+
+    /// Writes `values` at sample `at`.
+    fn write(&mut self, at: u64, values: &[f32]) -> Result<(), Failure> {
+        use std::io::Write;
+        let bytes = bytemuck::cast_slice(values);
+        self.at(at)?.write_all(bytes).map_err(spool_failure)
     }
 
     /// Reads `out.len()` samples from sample `at`.
     fn read(&mut self, at: u64, out: &mut [f32]) -> Result<(), Failure> {
-        use std::io::{Read, Seek, SeekFrom};
-        self.0
-            .seek(SeekFrom::Start(4 * at))
-            .map_err(spool_failure)?;
-        self.0
-            .read_exact(bytemuck::cast_slice_mut(out))
-            .map_err(spool_failure)
+        use std::io::Read;
+        let bytes = bytemuck::cast_slice_mut(out);
+        self.at(at)?.read_exact(bytes).map_err(spool_failure)
     }
 }
 

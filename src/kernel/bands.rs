@@ -86,8 +86,8 @@ const CACHED_TERMS: usize = 1 << 20;
 
 /// The band axis's loops over every column (and y sample), made by the
 /// level's plan job: plain loops inlined there, so vectorised at the
-/// level's width (at the baseline's, in [`BandAxis::new`], they took 9
-/// instructions a column of a one-row window, 3 at AVX2).
+/// level's width (at the baseline's, in [`BandAxis::new`], they took some 7
+/// instructions a column of a one-row window).
 pub(crate) struct AxisScan {
     /// Each axis's fades of its offsets (x, y, z; empty past the grid's).
     faded: [Scratch<f32>; 3],
@@ -153,10 +153,8 @@ impl AxisScan {
             }
             span = lo[..len].iter().fold(0, |m, &l| m.max(l)) as usize + 2;
         }
-        let (yc0, yc1) = match axes.get(1) {
-            Some(y) => (&y.c0[..y.len], &y.c1[..y.len]),
-            None => (&[][..], &[][..]),
-        };
+        let y = &axes[1];
+        let (yc0, yc1) = (&y.c0[..y.len], &y.c1[..y.len]);
         let start = yc0.first().copied().unwrap_or(0);
         let last = yc0.last().copied().unwrap_or(0);
         let y_down = (last.wrapping_sub(start) as i32) < 0;
@@ -177,10 +175,10 @@ impl AxisScan {
 impl BandAxis {
     /// The band axis of a grid whose axes' stage 1 is `axes` (x first),
     /// from their scan `scan` (made by the level's plan job, with its
-    /// vectors), for registers of `part` lanes (at most 16). Plain loops,
-    /// once per fill: compiled once, not per level (inlined into the
-    /// level's plan job and vectorised there, a one-row window's plan took
-    /// 16% fewer instructions, and the library's build 1.7% longer).
+    /// vectors), for registers of `part` lanes (at most 16): the planes and
+    /// the y bands. Plain loops, once per fill, compiled once, not per
+    /// level (inlined into the level's plan job whole, the library's build
+    /// took 1.7% longer).
     #[inline(never)]
     pub(crate) fn new(axes: &[AxisSamples], scan: AxisScan, part: usize) -> BandAxis {
         let x = &axes[0];
