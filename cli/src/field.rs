@@ -14,12 +14,12 @@
 //!
 //! ```text
 //! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time
-//!     (rows wider than a window: up to WIDE_BAND_ROWS, 4 · BAND_SAMPLES):
+//!     (rows wider than a window: up to WIDE_BAND_ROWS, WIDE_BAND_SAMPLES):
 //!     rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside);
 //!       more rows than WINDOW_WIDTH: windows of WINDOW_WIDTH rows on the rayon pool
-//!     wider rows, several in the band: windows of WINDOW_WIDTH × the band's
-//!       rows on the rayon pool (rayon tiles inside), each copied into place
-//!       from its worker's scratch window
+//!     wider rows, several in the band: windows of the band's rows,
+//!       TALL_WINDOW_SAMPLES in all (1024 to WINDOW_WIDTH wide), on the rayon
+//!       pool, each copied into place from its worker's scratch window
 //!     rows wider than BAND_SAMPLES, several: up to WIDE_BAND_ROWS of them
 //!       together, in blocks of columns as above; the first row handed on
 //!       block by block, the others written to an unnamed temporary file and
@@ -29,10 +29,10 @@
 //!     hand the band to the writer / statistics, then reuse the buffer
 //! ```
 //!
-//! Memory: the band (4 MiB; up to 16 MiB for rows wider than a window,
-//! which go up to [`WIDE_BAND_ROWS`] to a band, or a block of a spooled
-//! band) plus, per worker thread, a scratch window for rows wider than a
-//! window (at most 4 MiB) and one window's library data (about 0.7 KiB per
+//! Memory: the band (4 MiB; up to 32 MiB for rows wider than a window,
+//! which go up to [`WIDE_BAND_ROWS`] to a band, or 16 MiB, a block of a
+//! spooled band) plus, per worker thread, a scratch window for rows wider
+//! than a window (at most 256 KiB) and one window's library data (about 0.7 KiB per
 //! sample of width for 32 ridged octaves, so at most 12 MiB per thread),
 //! whatever the field's size. Disk: a spooled band's rows after its first,
 //! at most [`SPOOL_SAMPLES`] (256 MiB), in a file no other process sees
@@ -51,8 +51,8 @@ use std::ops::Range;
 pub const BAND_SAMPLES: usize = 1 << 20;
 
 /// The most rows a band holds when they are wider than [`WINDOW_WIDTH`]
-/// (and the band at most 4 · [`BAND_SAMPLES`] samples: 64 rows of 2^16, 4
-/// of 2^20; not for normal maps), so a window's scratch is at most 4 MiB.
+/// (and the band at most [`WIDE_BAND_SAMPLES`]: 64 rows of 2^17, 8 of
+/// 2^20; not for normal maps).
 /// Per octave a window's setup costs about 21 instructions per x sample (AVX2)
 /// and a row 1 to 3 per sample: bands of one or two rows spent most of
 /// their time on setup.
@@ -62,6 +62,19 @@ pub const WIDE_BAND_ROWS: usize = 64;
 /// library keeps data per sample of each axis of a window for every octave
 /// (stage 1 of each axis), so this bounds it whatever `--size`.
 pub const WINDOW_WIDTH: usize = 1 << 14;
+
+/// Samples of a window of a band's rows ([`tall_window_width`]): the
+/// library's fractals add their octaves in blocks of 2^16 samples of whole
+/// rows (and its grid tiles are as many), so a window of this many samples
+/// keeps all its rows in one block, and each octave's x setup serves them
+/// all. 65536 × 512 took 33 instructions a sample (AVX2, 6-octave fBm) in
+/// windows 2^14 wide, blocks of 4 rows; 17 in windows of 1024 × 64.
+pub const TALL_WINDOW_SAMPLES: usize = 1 << 16;
+
+/// The most samples a band of rows wider than [`WINDOW_WIDTH`] holds (32
+/// MiB): at least 8 rows up to 2^20 wide. 1048576 × 32 took 49
+/// instructions a sample in bands of 4 rows, 33 in bands of 8.
+pub const WIDE_BAND_SAMPLES: usize = 8 * BAND_SAMPLES;
 
 /// The most samples a band keeps in its temporary file: 2^26 (256 MiB).
 /// Rows wider than [`BAND_SAMPLES`] (one to a band in memory) are computed
@@ -405,13 +418,14 @@ impl SampledField {
     }
 
     /// [`SampledField::fill_rows`] for rows wider than [`WINDOW_WIDTH`], several of
-    /// them: windows of at most that width and every row of the band, so a
-    /// window's setup of its x samples (per octave, some 30 instructions
-    /// each) is shared by all those rows instead of made again for each.
-    /// The windows go on the rayon pool, each filled into a scratch window
-    /// of its worker's and its rows copied into their places in `out` (the
-    /// window's pieces of the rows, split off beforehand). Windows join bit
-    /// for bit, so the values are those of one window per row.
+    /// them: windows of every row of the band, [`tall_window_width`] wide,
+    /// so a window's setup of its x samples (per octave, some 20
+    /// instructions each) is shared by all those rows instead of made again
+    /// for each. The windows go on the rayon pool, each filled by one
+    /// thread into a scratch window of its worker's and its rows copied
+    /// into their places in `out` (the window's pieces of the rows, split
+    /// off beforehand). Windows join bit for bit, so the values are those
+    /// of one window per row.
     fn fill_tall_windows(
         &self,
         first_row: usize,
@@ -421,29 +435,30 @@ impl SampledField {
     ) -> Result<(), Failure> {
         use rayon::prelude::*;
         let rows = out.len() / width;
-        let windows = width.div_ceil(WINDOW_WIDTH);
+        let tall = tall_window_width(width, rows);
+        let windows = width.div_ceil(tall);
         // Per window, its piece of each row.
         let mut pieces: Vec<Vec<&mut [f32]>> =
             (0..windows).map(|_| Vec::with_capacity(rows)).collect();
         for row in out.chunks_exact_mut(width) {
             let mut rest = row;
             for window in &mut pieces {
-                let (piece, after) = rest.split_at_mut(WINDOW_WIDTH.min(rest.len()));
+                let (piece, after) = rest.split_at_mut(tall.min(rest.len()));
                 window.push(piece);
                 rest = after;
             }
         }
         pieces.into_par_iter().enumerate().try_for_each_init(
-            || vec![0.0f32; WINDOW_WIDTH * rows],
+            || vec![0.0f32; tall * rows],
             |scratch, (k, mut window)| {
-                let x = k * WINDOW_WIDTH;
-                let w = WINDOW_WIDTH.min(width - x);
+                let x = k * tall;
+                let w = tall.min(width - x);
                 let block = &mut scratch[..w * rows];
                 let planes = Planes {
                     values: &mut *block,
                     gradient: None,
                 };
-                self.fill_window(first_row, x0 + x, [w, rows], planes, true)?;
+                self.fill_window(first_row, x0 + x, [w, rows], planes, false)?;
                 for (piece, row) in window.iter_mut().zip(block.chunks_exact(w)) {
                     piece.copy_from_slice(row);
                 }
@@ -525,7 +540,7 @@ impl SampledField {
         } else if gradient || nx <= WINDOW_WIDTH {
             BAND_SAMPLES / nx
         } else {
-            (BAND_SAMPLES / nx).max(WIDE_BAND_ROWS.min(4 * BAND_SAMPLES / nx))
+            (BAND_SAMPLES / nx).max(WIDE_BAND_ROWS.min(WIDE_BAND_SAMPLES / nx))
         };
         let mut buffer = vec![0.0f32; held.min(end - row).max(1) * nx.min(BAND_SAMPLES) * planes];
         // Rows wider than BAND_SAMPLES, several of them: bands of up to
@@ -731,6 +746,16 @@ impl SpooledRows {
             block: Vec::new(),
         })
     }
+}
+
+/// The width of the windows [`SampledField::fill_tall_windows`] fills `rows` rows of
+/// `width` samples in: [`TALL_WINDOW_SAMPLES`] in all, at least 1024 and
+/// at most [`WINDOW_WIDTH`] wide, the windows equal but for rounding (to
+/// whole 64-sample registers).
+fn tall_window_width(width: usize, rows: usize) -> usize {
+    let widest = (TALL_WINDOW_SAMPLES / rows.max(1)).clamp(1024, WINDOW_WIDTH);
+    let windows = width.div_ceil(widest);
+    width.div_ceil(windows).next_multiple_of(64).min(widest)
 }
 
 /// A temporary file of `f32` samples in native byte order.
