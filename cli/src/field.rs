@@ -15,11 +15,12 @@
 //! ```text
 //! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time
 //!     (rows wider than a window: up to WIDE_BAND_ROWS, WIDE_BAND_SAMPLES):
-//!     rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside);
+//!     rows wider than TALL_FROM, several in the band: windows of up to
+//!       TALL_ROWS rows, TALL_WIDTH wide (wider for fewer than 8 rows), on
+//!       the rayon pool, each filled by one thread and copied into place
+//!       from its worker's scratch window
+//!     other rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside);
 //!       more rows than WINDOW_WIDTH: windows of WINDOW_WIDTH rows on the rayon pool
-//!     wider rows, several in the band: windows of the band's rows,
-//!       TALL_WINDOW_SAMPLES in all (1024 to WINDOW_WIDTH wide), on the rayon
-//!       pool, each copied into place from its worker's scratch window
 //!     rows wider than BAND_SAMPLES, several: up to WIDE_BAND_ROWS of them
 //!       together, in blocks of columns as above; the first row handed on
 //!       block by block, the others written to an unnamed temporary file and
@@ -32,7 +33,7 @@
 //! Memory: the band (4 MiB; up to 32 MiB for rows wider than a window,
 //! which go up to [`WIDE_BAND_ROWS`] to a band, or 16 MiB, a block of a
 //! spooled band) plus, per worker thread, a scratch window for rows wider
-//! than a window (at most 256 KiB) and one window's library data (about 0.7 KiB per
+//! than [`TALL_FROM`] (at most 256 KiB) and one window's library data (about 0.7 KiB per
 //! sample of width for 32 ridged octaves, so at most 12 MiB per thread),
 //! whatever the field's size. Disk: a spooled band's rows after its first,
 //! at most [`SPOOL_SAMPLES`] (256 MiB), in a file no other process sees
@@ -63,13 +64,30 @@ pub const WIDE_BAND_ROWS: usize = 64;
 /// (stage 1 of each axis), so this bounds it whatever `--size`.
 pub const WINDOW_WIDTH: usize = 1 << 14;
 
-/// Samples of a window of a band's rows ([`tall_window_width`]): the
-/// library's fractals add their octaves in blocks of 2^16 samples of whole
-/// rows (and its grid tiles are as many), so a window of this many samples
-/// keeps all its rows in one block, and each octave's x setup serves them
-/// all. 65536 × 512 took 33 instructions a sample (AVX2, 6-octave fBm) in
-/// windows 2^14 wide, blocks of 4 rows; 17 in windows of 1024 × 64.
-pub const TALL_WINDOW_SAMPLES: usize = 1 << 16;
+/// Rows wider than this, several to a band, go in tall windows
+/// ([`SampledField::fill_tall_windows`]) rather than the library's tiles of
+/// 2^16 samples of whole rows (16 rows of 4096, 4 of 16384), whose per
+/// octave x setup serves only a tile's rows. One thread, 6-octave fBm,
+/// tiles → tall windows: 5793 × 5792 104 → 76 ms, 4096 × 8192 109 → 84 ms;
+/// but 2048 × 16384 78 → 79, 1024 × 32768 74 → 75.
+pub const TALL_FROM: usize = 2048;
+
+/// The most rows of a tall window: a fractal's blocks of 2^16 samples of
+/// whole rows then hold all of them.
+pub const TALL_ROWS: usize = 64;
+
+/// The width of a tall window of 8 rows or more. Narrow windows keep each
+/// octave's data per column in the caches: 65536 × 512 took 33 instructions
+/// a sample (AVX2) in windows 2^14 wide (blocks of 4 rows), 17 in windows
+/// of 1024 × 64; 524288 × 64 in bands of 16 rows 165 ms in windows 4096
+/// wide, 135 ms 1024 wide.
+pub const TALL_WIDTH: usize = 1024;
+
+/// Windows of fewer than 8 rows are [`TALL_WINDOW_SAMPLES`] / rows wide
+/// (4096 for 2 rows), so the library's setup per call (some 8000
+/// instructions per octave) stays small against their samples: 16777216 ×
+/// 2 took 272 ms in windows of 16384, 246 ms of 4096.
+pub const TALL_WINDOW_SAMPLES: usize = 8 * TALL_WIDTH;
 
 /// The most samples a band of rows wider than [`WINDOW_WIDTH`] holds (32
 /// MiB): at least 8 rows up to 2^20 wide. 1048576 × 32 took 49
@@ -378,6 +396,9 @@ impl SampledField {
     ) -> Result<(), Failure> {
         use rayon::prelude::*;
         let rows = out.values.len() / width;
+        if width > TALL_FROM && rows > 1 && out.gradient.is_none() {
+            return self.fill_tall_windows(first_row, x0, width, out.values);
+        }
         if width <= WINDOW_WIDTH && rows <= WINDOW_WIDTH {
             return self.fill_window(first_row, x0, [width, rows], out, true);
         }
@@ -397,9 +418,6 @@ impl SampledField {
                 self.fill_window(row, x0, [width, n], piece, false)
             });
         }
-        if rows > 1 && out.gradient.is_none() {
-            return self.fill_tall_windows(first_row, x0, width, out.values);
-        }
         let mut pieces = Vec::new();
         let mut rest = out;
         for r in 0..rows {
@@ -417,9 +435,9 @@ impl SampledField {
         })
     }
 
-    /// [`SampledField::fill_rows`] for rows wider than [`WINDOW_WIDTH`], several of
-    /// them: windows of every row of the band, [`tall_window_width`] wide,
-    /// so a window's setup of its x samples (per octave, some 20
+    /// [`SampledField::fill_rows`] for rows wider than [`TALL_FROM`], several of
+    /// them: windows of up to [`TALL_ROWS`] rows, [`tall_window_width`]
+    /// wide, so a window's setup of its x samples (per octave, some 20
     /// instructions each) is shared by all those rows instead of made again
     /// for each. The windows go on the rayon pool, each filled by one
     /// thread into a scratch window of its worker's and its rows copied
@@ -435,32 +453,36 @@ impl SampledField {
     ) -> Result<(), Failure> {
         use rayon::prelude::*;
         let rows = out.len() / width;
-        let tall = tall_window_width(width, rows);
-        let windows = width.div_ceil(tall);
-        // Per window, its piece of each row.
-        let mut pieces: Vec<Vec<&mut [f32]>> =
-            (0..windows).map(|_| Vec::with_capacity(rows)).collect();
-        for row in out.chunks_exact_mut(width) {
-            let mut rest = row;
-            for window in &mut pieces {
-                let (piece, after) = rest.split_at_mut(tall.min(rest.len()));
-                window.push(piece);
-                rest = after;
+        let high = rows.min(TALL_ROWS);
+        let wide = tall_window_width(width, high);
+        // Per window: its first row and column, and its piece of each row.
+        let mut windows = Vec::new();
+        for (g, group) in out.chunks_mut(high * width).enumerate() {
+            let mut pieces: Vec<Vec<&mut [f32]>> = Vec::new();
+            for row in group.chunks_exact_mut(width) {
+                for (k, piece) in row.chunks_mut(wide).enumerate() {
+                    match pieces.get_mut(k) {
+                        Some(window) => window.push(piece),
+                        None => pieces.push(vec![piece]),
+                    }
+                }
+            }
+            for (k, window) in pieces.into_iter().enumerate() {
+                windows.push((first_row + g * high, x0 + k * wide, window));
             }
         }
-        pieces.into_par_iter().enumerate().try_for_each_init(
-            || vec![0.0f32; tall * rows],
-            |scratch, (k, mut window)| {
-                let x = k * tall;
-                let w = tall.min(width - x);
-                let block = &mut scratch[..w * rows];
+        windows.into_par_iter().try_for_each_init(
+            || vec![0.0f32; wide * high],
+            |scratch, (row, x, mut window)| {
+                let w = window[0].len();
+                let block = &mut scratch[..w * window.len()];
                 let planes = Planes {
                     values: &mut *block,
                     gradient: None,
                 };
-                self.fill_window(first_row, x0 + x, [w, rows], planes, false)?;
-                for (piece, row) in window.iter_mut().zip(block.chunks_exact(w)) {
-                    piece.copy_from_slice(row);
+                self.fill_window(row, x, [w, window.len()], planes, false)?;
+                for (piece, values) in window.iter_mut().zip(block.chunks_exact(w)) {
+                    piece.copy_from_slice(values);
                 }
                 Ok(())
             },
@@ -749,11 +771,11 @@ impl SpooledRows {
 }
 
 /// The width of the windows [`SampledField::fill_tall_windows`] fills `rows` rows of
-/// `width` samples in: [`TALL_WINDOW_SAMPLES`] in all, at least 1024 and
-/// at most [`WINDOW_WIDTH`] wide, the windows equal but for rounding (to
-/// whole 64-sample registers).
+/// `width` samples in: [`TALL_WIDTH`], or [`TALL_WINDOW_SAMPLES`] / `rows`
+/// for fewer than 8 rows (at most [`WINDOW_WIDTH`]), the windows equal but
+/// for rounding (to whole 64-sample registers).
 fn tall_window_width(width: usize, rows: usize) -> usize {
-    let widest = (TALL_WINDOW_SAMPLES / rows.max(1)).clamp(1024, WINDOW_WIDTH);
+    let widest = (TALL_WINDOW_SAMPLES / rows.max(1)).clamp(TALL_WIDTH, WINDOW_WIDTH);
     let windows = width.div_ceil(widest);
     width.div_ceil(windows).next_multiple_of(64).min(widest)
 }
