@@ -1255,15 +1255,22 @@ fn bad_values_are_named_and_refused() {
     assert!(said.contains(&format!("values {chunk} shown")), "{said}");
 }
 
-/// Rows wider than the library's window (2^14) and wider than a band
-/// (2^20) are filled in windows: the output is the library's fill of the
-/// whole grid, bit for bit, for a lattice and a fractal, 2D and 3D. Rows
-/// of 300,000 go 13 to a band (within 4 · 2^20 samples): bands of 13 and
-/// 4 rows, 19 windows each on the rayon pool.
+/// Rows wider than 2048 (tall windows), than the library's window (2^14)
+/// and than a band (2^20) are filled in windows: the output is the
+/// library's fill of the whole grid, bit for bit, for a lattice and a
+/// fractal, 2D and 3D. Rows of 3001 go 349 to a band, in windows of 64
+/// rows (the last 29) and 1024 columns (the last 953); all 17 rows of
+/// 300,000 in one band (up to 27, within 8 · 2^20 samples), 1024 columns a
+/// window; rows of 40,000, 3 to a band, 2688 columns a window.
 #[test]
 fn wide_rows_are_the_whole_grid_bit_for_bit() {
     let dir = temp_dir();
-    for (nx, ny) in [(40_000, 3), (300_000, 17), ((1 << 20) + 5000, 1)] {
+    for (nx, ny) in [
+        (3001, 700),
+        (40_000, 3),
+        (300_000, 17),
+        ((1 << 20) + 5000, 1),
+    ] {
         let line = format!("render --source ridged --octaves 3 --size {nx}x{ny} --format raw -o -");
         let got = floats(&stdout_of(dir.path(), &words(&line)));
         let ridged = Ridged::new(Perlin::new(0)).octaves(3);
@@ -1273,13 +1280,17 @@ fn wide_rows_are_the_whole_grid_bit_for_bit() {
             .unwrap();
         assert_same_bits(&got, &want);
     }
-    let line = "render --source perlin --size 20000x2x2 --frequency 1/64 --format raw -o -";
-    let got = floats(&stdout_of(dir.path(), &words(line)));
-    let want = library3(
-        &Perlin::new(0),
-        Grid3::new([0.0; 3], [1.0 / 64.0; 3], [20000, 2, 2]),
-    );
-    assert_same_bits(&got, &want);
+    for [nx, ny, nz] in [[20000, 2, 2], [2500, 100, 3]] {
+        let line = format!(
+            "render --source perlin --size {nx}x{ny}x{nz} --frequency 1/64 --format raw -o -"
+        );
+        let got = floats(&stdout_of(dir.path(), &words(&line)));
+        let want = library3(
+            &Perlin::new(0),
+            Grid3::new([0.0; 3], [1.0 / 64.0; 3], [nx, ny, nz]),
+        );
+        assert_same_bits(&got, &want);
+    }
 }
 
 /// Rows wider than a band (2^20 samples), several of them, are computed
