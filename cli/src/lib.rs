@@ -38,6 +38,7 @@ mod stats;
 
 use args::{Cli, Command};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Why a command failed; decides the exit code.
 #[derive(Debug)]
@@ -80,27 +81,33 @@ impl From<noisefield::Error> for Failure {
     }
 }
 
-/// Whether standard output was closed when the process started (`>&-`).
-///
-/// Rust's runtime opens `/dev/null` (read-write) on a standard descriptor
-/// that is closed at start, so writes to it would vanish without an error.
-/// A shell's `> /dev/null` opens it write-only, which is how the two are
-/// told apart (Linux's `/proc/self/fdinfo`; elsewhere this says `false`).
-pub fn stdout_closed() -> bool {
-    let Ok(link) = std::fs::read_link("/proc/self/fd/1") else {
-        return false;
-    };
-    if link.as_os_str() != "/dev/null" {
-        return false;
+/// Whether standard output was closed when the process started, as
+/// [`record_stdout_at_start`] found it.
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Records whether standard output is closed now (`>&-`): on Linux, whether
+/// `/proc/self/fd/1` is missing while `/proc/self/fd` is there. The
+/// binary calls it before `main`, from `.init_array`, because Rust's
+/// runtime then opens `/dev/null` on a closed standard descriptor, so that
+/// writes to it would vanish without an error; a `/dev/null` opened
+/// read-write by the caller (Python's `subprocess.DEVNULL`, a shell's
+/// `1<>/dev/null`) looks the same afterwards and is not closed.
+pub fn record_stdout_at_start() {
+    #[cfg(target_os = "linux")]
+    {
+        use std::io::ErrorKind;
+        let fds = std::fs::symlink_metadata("/proc/self/fd").is_ok();
+        let closed = fds
+            && std::fs::symlink_metadata("/proc/self/fd/1")
+                .is_err_and(|e| e.kind() == ErrorKind::NotFound);
+        STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
     }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return false;
-    };
-    // `flags:\t0100002`, in octal; the access mode is the low two bits.
-    info.lines()
-        .find_map(|line| line.strip_prefix("flags:"))
-        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
-        .is_some_and(|flags| flags & 0o3 == 0o2)
+}
+
+/// Whether standard output was closed when the process started (`>&-`), as
+/// [`record_stdout_at_start`] recorded it (`false` where it did not run).
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
 }
 
 /// Writes `text` to standard output. A closed pipe (`noisefield stats | head

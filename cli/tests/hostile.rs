@@ -134,14 +134,20 @@ fn a_closed_standard_output_is_an_error() {
         assert!(!err.contains("wrote"), "{line}: {err}");
         assert!(listing(dir.path()).is_empty(), "{line}");
     }
-    // `> /dev/null` is not closed: it works as before.
-    let out = run_sh(
-        dir.path(),
-        "",
-        &words("render --size 8x8 --format raw -o -"),
-        ">/dev/null",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // `> /dev/null` is not closed: it works as before; nor is `/dev/null`
+    // opened read-write (`1<>`, as Python's `subprocess.DEVNULL` opens it,
+    // which is what Rust's runtime puts on a closed descriptor).
+    for redirect in [">/dev/null", "1<>/dev/null"] {
+        for line in ["render --size 8x8 --format raw -o -", "stats --size 8x8"] {
+            let out = run_sh(dir.path(), "", &words(line), redirect);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{line} {redirect}: {}",
+                stderr(&out)
+            );
+        }
+    }
 }
 
 #[test]
