@@ -15,10 +15,10 @@
 //! ```text
 //! for band in rows A·rows_per_slab .. B·rows_per_slab, BAND_SAMPLES at a time
 //!     (rows wider than a window: up to WIDE_BAND_ROWS, WIDE_BAND_SAMPLES):
-//!     rows wider than TALL_FROM, several in the band: windows of up to
-//!       TALL_ROWS rows, TALL_WIDTH wide (wider for fewer than 8 rows), on
-//!       the rayon pool, each filled by one thread and copied into place
-//!       from its worker's scratch window
+//!     rows wider than TALL_FROM (a fractal; else WINDOW_WIDTH), several in
+//!       the band: windows of up to TALL_ROWS rows, TALL_WIDTH wide (wider
+//!       for fewer than 8 rows), on the rayon pool, each filled by one
+//!       thread and copied into place from its worker's scratch window
 //!     other rows up to WINDOW_WIDTH wide: fill the band's window (rayon tiles inside);
 //!       more rows than WINDOW_WIDTH: windows of WINDOW_WIDTH rows on the rayon pool
 //!     rows wider than BAND_SAMPLES, several: up to WIDE_BAND_ROWS of them
@@ -64,12 +64,15 @@ pub const WIDE_BAND_ROWS: usize = 64;
 /// (stage 1 of each axis), so this bounds it whatever `--size`.
 pub const WINDOW_WIDTH: usize = 1 << 14;
 
-/// Rows wider than this, several to a band, go in tall windows
+/// Rows wider than this, several to a band, of a source of more than one
+/// lattice evaluation a sample (a fractal), go in tall windows
 /// ([`SampledField::fill_tall_windows`]) rather than the library's tiles of
 /// 2^16 samples of whole rows (16 rows of 4096, 4 of 16384), whose per
 /// octave x setup serves only a tile's rows. One thread, 6-octave fBm,
 /// tiles → tall windows: 5793 × 5792 104 → 76 ms, 4096 × 8192 109 → 84 ms;
-/// but 2048 × 16384 78 → 79, 1024 × 32768 74 → 75.
+/// but 2048 × 16384 78 → 79, 1024 × 32768 74 → 75. Other sources go in
+/// tall windows past [`WINDOW_WIDTH`] only (Perlin 5793 × 5792: 26 ms in
+/// tiles, 30 in tall windows, whose copy into place then weighs).
 pub const TALL_FROM: usize = 2048;
 
 /// The most rows of a tall window: a fractal's blocks of 2^16 samples of
@@ -189,6 +192,10 @@ pub struct SampledField {
     pub source: DynSource,
     /// Where it is sampled.
     pub grid: SampleGrid,
+    /// Rows wider than this, several to a band, go in tall windows:
+    /// [`TALL_FROM`], or [`WINDOW_WIDTH`] for a source of one lattice
+    /// evaluation a sample ([`SampledField::from_args`]).
+    tall_from: usize,
 }
 
 impl SampledField {
@@ -319,7 +326,19 @@ impl SampledField {
                 .window([first[0], first[1], first[2]], [size[0], size[1], size[2]])?,
             ),
         };
-        SampledField::new(source, grid)
+        let mut field = SampledField::new(source, grid)?;
+        // One lattice evaluation a sample: the library's tiles of whole
+        // rows do better up to WINDOW_WIDTH (5793 × 5792 Perlin, one
+        // thread: 26 ms in them, 30 in tall windows, which copy each
+        // window into place).
+        let octaves = match source::SourceKind::from_name(&args.source.source.to_string()) {
+            Some(kind) if kind.is_fractal() => args.source.octaves.map(u64::from),
+            _ => None,
+        };
+        if octaves.unwrap_or(args.source.source.cost()) <= 1 {
+            field.tall_from = WINDOW_WIDTH;
+        }
+        Ok(field)
     }
 
     /// An interval that holds every value of the field: the source's
@@ -335,7 +354,11 @@ impl SampledField {
             SampleGrid::D2(g) => g.check()?,
             SampleGrid::D3(g) => g.check()?,
         };
-        let field = SampledField { source, grid };
+        let field = SampledField {
+            source,
+            grid,
+            tall_from: TALL_FROM,
+        };
         check_size(&field.size()).map_err(Failure::Usage)?;
         Ok(field)
     }
@@ -396,7 +419,7 @@ impl SampledField {
     ) -> Result<(), Failure> {
         use rayon::prelude::*;
         let rows = out.values.len() / width;
-        if width > TALL_FROM && rows > 1 && out.gradient.is_none() {
+        if width > self.tall_from && rows > 1 && out.gradient.is_none() {
             return self.fill_tall_windows(first_row, x0, width, out.values);
         }
         if width <= WINDOW_WIDTH && rows <= WINDOW_WIDTH {

@@ -124,7 +124,7 @@ pub fn build(
         ("--persistence", args.persistence.is_some()),
         ("--normalize", args.normalize),
     ];
-    let single_octave = matches!(kind, SourceKind::Perlin | SourceKind::Value);
+    let single_octave = !kind.is_fractal();
     if let Some((name, _)) = fractal_options.iter().find(|(_, given)| *given)
         && single_octave
     {
@@ -270,6 +270,11 @@ impl SourceKind {
         ]
         .into_iter()
         .find(|k| k.name() == name)
+    }
+
+    /// Whether it is a sum of octaves (every kind but Perlin and Value).
+    pub fn is_fractal(self) -> bool {
+        !matches!(self, SourceKind::Perlin | SourceKind::Value)
     }
 
     /// The name as given to `--source`.
