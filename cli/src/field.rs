@@ -408,8 +408,9 @@ impl SampledField {
 
     /// Fills `out` with the samples `x0..x0 + width` of `out.len() / width`
     /// rows starting at output row `first_row`; the rows must lie in one z
-    /// slice. Rows wider than [`WINDOW_WIDTH`] are filled as windows of at
-    /// most that width, on the rayon pool.
+    /// slice. Several rows wider than the field's `tall_from` go in tall
+    /// windows ([`SampledField::fill_tall_windows`]); other rows wider than
+    /// [`WINDOW_WIDTH`] as windows of at most that width, on the rayon pool.
     fn fill_rows(
         &self,
         first_row: usize,
