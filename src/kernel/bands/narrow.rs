@@ -247,19 +247,25 @@ fn chunk_rows<S: Simd, K: Corners>(
     let b0 = band[0];
     let used = if K::SLOPED { 4 } else { 2 };
     let zero = splat(s, 0.0);
+    // Each lane's band less its register's first (below 8: at steps of at
+    // most ¼ a register's rows span at most 5 cells), written a register
+    // ahead: AVX-512 loads all 64 bytes at once, and a load that a recent
+    // store covers only in part waits for it (a fifth of a 2-column
+    // window's time when it was written just before).
     let mut index = [0u8; MAX_LANES];
+    if !t.is_empty() {
+        lane_bands(&band[..n.min(t.len())], &mut index);
+    }
     let (mut t_padded, mut fades_padded) = ([0.0f32; MAX_LANES], [0.0f32; MAX_LANES]);
     // Per column, its register of the rows' samples (at most 16 lanes).
     let mut lanes = [[0.0f32; 16]; NARROW_COLUMNS];
     for (at, dst) in (0..t.len()).step_by(n).zip(out.chunks_mut(n * nx)) {
-        let count = dst.len() / nx;
-        // Each lane's band less the register's first (below 8: at steps of
-        // at most ¼ a register's rows span at most 5 cells).
+        let count = (t.len() - at).min(n);
         let first = band[at];
-        for (i, &b) in index.iter_mut().zip(&band[at..at + count]) {
-            *i = (b - first) as u8;
-        }
         let h = s.hashes(s.load_cells(&index), 0);
+        if at + n < t.len() {
+            lane_bands(&band[at + n..t.len().min(at + 2 * n)], &mut index);
+        }
         let (y0, v) = if count == n {
             (s.load_one(&t[at..]), s.load_one(&fades[at..]))
         } else {
@@ -293,10 +299,43 @@ fn chunk_rows<S: Simd, K: Corners>(
     }
 }
 
+/// Each of a register's rows' band, `bands`, less the first's, into
+/// `index`. (A function, not a closure: closures do not take the level's
+/// target features.)
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn lane_bands(bands: &[u32], index: &mut [u8; MAX_LANES]) {
+    let first = bands[0];
+    for (i, &b) in index.iter_mut().zip(bands) {
+        *i = (b - first) as u8;
+    }
+}
+
+/// [`interleave`] for `R` rows.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn interleave_fixed<const C: usize, const R: usize>(
+    lanes: &[[f32; 16]; NARROW_COLUMNS],
+    rows: &mut [[f32; C]; R],
+) {
+    for (l, row) in rows.iter_mut().enumerate() {
+        for (i, o) in row.iter_mut().enumerate() {
+            *o = lanes[i][l];
+        }
+    }
+}
+
 /// Rows of `C` samples from per-column registers (column `i` in
 /// `lanes[i]`), one row per lane.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn interleave<const C: usize>(lanes: &[[f32; 16]; NARROW_COLUMNS], dst: &mut [f32]) {
+    let (rows, _) = dst.as_chunks_mut::<C>();
+    // Whole registers of 8 or 16 rows: loops of fixed counts, which the
+    // compiler turns into shuffles.
+    if let Ok(rows) = <&mut [[f32; C]; 8]>::try_from(&mut *rows) {
+        return interleave_fixed(lanes, rows);
+    }
+    if let Ok(rows) = <&mut [[f32; C]; 16]>::try_from(&mut *rows) {
+        return interleave_fixed(lanes, rows);
+    }
     for (row, l) in dst.chunks_exact_mut(C).zip(0..16) {
         let row: &mut [f32; C] = row.try_into().unwrap();
         for (o, lanes) in row.iter_mut().zip(lanes) {
